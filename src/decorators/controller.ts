@@ -1,0 +1,27 @@
+import { kController } from '../symbols.js';
+import type { MiddlewareLike } from '../middleware.js';
+
+export interface ControllerDeclaration {
+  basePath: string;
+  middlewares: MiddlewareLike[];
+}
+
+/**
+ * Marks a class as a controller. `basePath` prefixes every route of the class; middlewares run
+ * for all of its routes, after the application's and before the route's own.
+ *
+ * @example
+ * ```ts
+ * @Controller('/users', requireUser)
+ * export class UsersController { @Get('/:id') get(@Param('id') id: number) { ... } }
+ * ```
+ */
+export function Controller(basePath: string, ...middlewares: MiddlewareLike[]) {
+  if (typeof basePath !== 'string') {
+    throw new TypeError(`@Controller(basePath) needs a path string, got ${typeof basePath}`);
+  }
+  return function (_class: Function, context: ClassDecoratorContext): void {
+    const declaration: ControllerDeclaration = { basePath, middlewares };
+    context.metadata[kController] = declaration;
+  };
+}

@@ -1,0 +1,40 @@
+import { kMethods } from '../symbols.js';
+import type { Binder } from '../binder.js';
+import type { MiddlewareLike } from '../middleware.js';
+
+export interface RouteSpec {
+  method: string;
+  path: string;
+  middlewares: MiddlewareLike[];
+}
+
+/** What the decorators of one method declared. Plain data read by the route table. */
+export interface MethodDeclaration {
+  routes: RouteSpec[];
+  status?: number;
+  binder?: Binder;
+}
+
+export type MethodDeclarations = Map<string | symbol, MethodDeclaration>;
+
+/** The declarations of a class's own methods, created on first use (inherited ones are copied). */
+export function methodDeclarations(metadata: DecoratorMetadataObject): MethodDeclarations {
+  if (Object.hasOwn(metadata, kMethods)) return metadata[kMethods] as MethodDeclarations;
+  const inherited = metadata[kMethods] as MethodDeclarations | undefined;
+  const own: MethodDeclarations = new Map(inherited);
+  metadata[kMethods] = own;
+  return own;
+}
+
+export function methodDeclaration(context: ClassMethodDecoratorContext): MethodDeclaration {
+  if (context.static) {
+    throw new TypeError(`Kiln decorators apply to instance methods; '${String(context.name)}' is static`);
+  }
+  const declarations = methodDeclarations(context.metadata);
+  let declaration = declarations.get(context.name);
+  if (declaration === undefined) {
+    declaration = { routes: [] };
+    declarations.set(context.name, declaration);
+  }
+  return declaration;
+}

@@ -1,0 +1,29 @@
+import type { MiddlewareLike } from '../middleware.js';
+import { methodDeclaration } from './method-declaration.js';
+
+function routeDecorator(method: string) {
+  return function (path: string, ...middlewares: MiddlewareLike[]) {
+    if (typeof path !== 'string') {
+      throw new TypeError(`@${method[0]}${method.slice(1).toLowerCase()}(path) needs a path string, got ${typeof path}`);
+    }
+    return function (_handler: Function, context: ClassMethodDecoratorContext): void {
+      methodDeclaration(context).routes.push({ method, path, middlewares });
+    };
+  };
+}
+
+/**
+ * Route decorators. `path` is joined to the controller's base path (`'/'` is the base path
+ * itself; `/:name` declares a route parameter); middlewares run for this route only, after the
+ * application's and the controller's.
+ *
+ * @example
+ * ```ts
+ * @Get('/:id', auth) get(@Param('id') id: number) { return { id }; }
+ * ```
+ */
+export const Get = routeDecorator('GET');
+export const Post = routeDecorator('POST');
+export const Put = routeDecorator('PUT');
+export const Delete = routeDecorator('DELETE');
+export const Patch = routeDecorator('PATCH');

@@ -1,0 +1,66 @@
+import type { Binder } from './binder.js';
+import type { KilnRequest, RequestCore } from './request/kiln-request.js';
+import { kStatus } from './symbols.js';
+import { errorToWebResponse, valueToWebResponse } from './response/web-response.js';
+
+/** A middleware as the dispatcher calls it: class middlewares are wrapped into this shape at start-up. */
+export type ChainMiddleware = (req: KilnRequest, next: () => Promise<Response>) => unknown;
+
+/** One route, resolved at start-up: everything a request needs, nothing left to look up. */
+export interface CompiledRoute {
+  readonly method: string;
+  readonly path: string;
+  /** `Controller.method`, for messages and logs. */
+  readonly name: string;
+  readonly controller: Function;
+  readonly handlerName: string;
+  readonly instance: object;
+  readonly handler: (...args: unknown[]) => unknown;
+  readonly binder: Binder | undefined;
+  readonly status: number | undefined;
+  readonly strict: boolean;
+  readonly middlewares: readonly ChainMiddleware[];
+  readonly report: (error: unknown, req: RequestCore, route: CompiledRoute) => void;
+}
+
+export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
+}
+
+// hot path: binder, then handler; stays synchronous unless one of them is async
+function invokeHandler(route: CompiledRoute, req: RequestCore): unknown {
+  req[kStatus] = route.status;
+  if (route.binder === undefined) return route.handler.call(route.instance);
+  const args = route.binder(req as unknown as KilnRequest, route.strict);
+  if (isPromiseLike(args)) return args.then((resolved) => route.handler.apply(route.instance, resolved as unknown[]));
+  return route.handler.apply(route.instance, args);
+}
+
+function runFrom(route: CompiledRoute, req: RequestCore, index: number): unknown {
+  if (index === route.middlewares.length) return invokeHandler(route, req);
+  let downstream: Promise<Response> | undefined;
+  const next = (): Promise<Response> =>
+    (downstream ??= new Promise<unknown>((resolve) => resolve(runFrom(route, req, index + 1))).then(
+      (value) => valueToWebResponse(req, value),
+      (error) => errorToWebResponse(req, error, (e) => route.report(e, req, route)),
+    ));
+  const settle = (value: unknown): unknown => {
+    if (value !== undefined) {
+      // A middleware's own value is a plain 200, whatever status the handler would have had.
+      if (!(value instanceof Response)) req[kStatus] = undefined;
+      return value;
+    }
+    return downstream ?? runFrom(route, req, index + 1);
+  };
+  const result = route.middlewares[index]!(req as unknown as KilnRequest, next);
+  return isPromiseLike(result) ? result.then(settle) : settle(result);
+}
+
+/**
+ * Runs a route's middlewares (application → controller → route) and its handler. Returns the
+ * handler's (or a short-circuiting middleware's) value, a Response, or a promise of one; throws
+ * or rejects with what they threw.
+ */
+export function dispatch(route: CompiledRoute, req: RequestCore): unknown {
+  return route.middlewares.length === 0 ? invokeHandler(route, req) : runFrom(route, req, 0);
+}

@@ -1,0 +1,70 @@
+import type { KilnRequest } from './request/kiln-request.js';
+
+/** Where a bound parameter comes from. */
+export type ParameterSource = 'body' | 'param' | 'query' | 'header' | 'request';
+
+/**
+ * The type every Kiln parameter decorator returns. `kiln/transformer` recognises parameter
+ * decorators by this type (not by name), so aliases, re-exports and custom decorators work; the
+ * literal types carry the source and the name into the compiler.
+ */
+export interface ParameterBinding<Source extends ParameterSource, Name extends string> {
+  (target: unknown, context: unknown): void;
+  readonly __kilnParameter: { readonly source: Source; readonly name: Name };
+}
+
+/** `[Number]`, `[Boolean]`, `[Date]`, `[String]`, an allowed-values array, or an enum object. */
+export type ParameterItems = readonly unknown[] | Readonly<Record<string, string | number>>;
+
+const transformerMissing =
+  'A Kiln parameter decorator ran at run time: kiln/transformer did not compile this file. Add ' +
+  '{ "transform": "kiln/transformer", "transformProgram": true } to compilerOptions.plugins and build with tspc.';
+
+function binding<S extends ParameterSource, N extends string>(): ParameterBinding<S, N> {
+  // The transformer removes parameter decorators from the build; reaching this is a build mistake.
+  return (() => {
+    throw new Error(transformerMissing);
+  }) as unknown as ParameterBinding<S, N>;
+}
+
+/** The request body (parsed by Content-Type), or one field of it. */
+export function Body(): ParameterBinding<'body', ''>;
+export function Body<const N extends string>(name: N): ParameterBinding<'body', N>;
+export function Body(_name?: string): ParameterBinding<'body', string> {
+  return binding();
+}
+
+/** The route parameter `:name`, converted to the parameter's declared type. */
+export function Param<const N extends string>(_name: N, _items?: ParameterItems): ParameterBinding<'param', N> {
+  return binding();
+}
+
+/** The query parameter `name`; repeated occurrences make an array parameter. */
+export function Query<const N extends string>(_name: N, _items?: ParameterItems): ParameterBinding<'query', N> {
+  return binding();
+}
+
+/** The request header `name` (case-insensitive); an array parameter splits it on commas. */
+export function Header<const N extends string>(_name: N, _items?: ParameterItems): ParameterBinding<'header', N> {
+  return binding();
+}
+
+/** The whole request (a `KilnRequest`). */
+export function Req(): ParameterBinding<'request', ''> {
+  return binding();
+}
+
+/**
+ * Makes a parameter decorator that injects one property of the request.
+ *
+ * @example
+ * ```ts
+ * export const Ip = routeRequestParamDecorator('ip');
+ * @Get('/whoami') whoami(@Ip() ip: string) { return { ip }; }
+ * ```
+ */
+export function routeRequestParamDecorator<const P extends keyof KilnRequest & string>(
+  _property: P,
+): () => ParameterBinding<'request', P> {
+  return () => binding();
+}

@@ -1,0 +1,55 @@
+import { HttpError } from '../http-error.js';
+import { RequestCore, type RequestOptions } from './kiln-request.js';
+
+/** A KilnRequest over a web `Request`, for in-process dispatch with `app.fetch`. */
+export class FetchRequest extends RequestCore {
+  readonly source: Request;
+  #url: URL;
+  #flatHeaders: Record<string, string> | undefined;
+
+  constructor(source: Request, url: URL, params: Record<string, string> | undefined, options: RequestOptions) {
+    super(source.method, url.pathname, url.search.slice(1), params, options);
+    this.source = source;
+    this.#url = url;
+  }
+
+  get url(): string { return this.source.url; }
+  get headers(): Headers { return this.source.headers; }
+  get protocol(): 'http' | 'https' { return this.#url.protocol === 'https:' ? 'https' : 'http'; }
+  get hostname(): string { return this.#url.hostname; }
+
+  get flatHeaders(): Record<string, string> {
+    if (this.#flatHeaders === undefined) {
+      const flat: Record<string, string> = Object.create(null);
+      this.source.headers.forEach((value, name) => { flat[name] = value; });
+      this.#flatHeaders = flat;
+    }
+    return this.#flatHeaders;
+  }
+
+  /** There is no socket in process. */
+  protected socketAddress(): string | undefined { return undefined; }
+  protected abortSignal(): AbortSignal { return this.source.signal; }
+  protected openStream(): ReadableStream<Uint8Array> | null { return this.source.body; }
+
+  protected async readBytes(limit: number): Promise<Buffer> {
+    const declared = this.source.headers.get('content-length');
+    const tooLarge = () => new HttpError(413, `Request body is larger than the limit of ${limit} bytes`);
+    if (declared !== null && Number(declared) > limit) throw tooLarge();
+    if (this.source.body === null) return Buffer.alloc(0);
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = this.source.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+    return Buffer.concat(chunks, size);
+  }
+}

@@ -1,0 +1,227 @@
+import { kCloseConnection, kResponseHeaders, kStatus } from '../symbols.js';
+import { parseCookies } from './cookies.js';
+import { parseQueryString, type QueryValues } from './query-string.js';
+import { parseBodyBytes } from './body-parser.js';
+
+/**
+ * The request handed to middlewares, `@Req()` and custom parameter decorators: a web-standard
+ * `Request` (`instanceof Request` holds) with Kiln's properties. Kiln implements layout A of the
+ * spec: `headers` is a native `Headers`, `flatHeaders` a plain lower-case object, `body` the
+ * native stream and `parsedBody` the parsed body once it has been read.
+ *
+ * Everything is computed on first access and cached: a request pays only for what it reads.
+ * Middlewares may add their own properties (`req.user = ...`); declare them with
+ * `declare module 'kiln' { interface KilnRequest { user?: User } }`.
+ */
+export interface KilnRequest extends Request {
+  /** Route parameters, percent-decoded. */
+  readonly params: Record<string, string>;
+  /** Query parameters; a repeated key gives an array. Null-prototype object. */
+  readonly query: QueryValues;
+  /** Cookies from the `Cookie` header. Null-prototype object. */
+  readonly cookies: Record<string, string>;
+  /** The request pathname, as sent (not decoded). */
+  readonly path: string;
+  /** Host name from the `Host` header, without the port. */
+  readonly hostname: string;
+  readonly protocol: 'http' | 'https';
+  /**
+   * The client address: the first address of `X-Forwarded-For`, else `X-Real-IP` (both only
+   * with `trustProxy`, the default), else the socket's remote address. `undefined` for an
+   * in-process `app.fetch` request without those headers.
+   */
+  readonly ip: string | undefined;
+  /** Headers as a null-prototype object keyed by lower-case name; repeated headers joined with `, `. */
+  readonly flatHeaders: Record<string, string>;
+  /** The parsed body once it has been read (by a `@Body` parameter or `parseBody()`), else `undefined`. */
+  readonly parsedBody: unknown;
+  /**
+   * Reads and parses the body by its `Content-Type` (JSON, `+json`, urlencoded form, `text/*`),
+   * at most `maxBodySize` bytes. Cached. Invalid JSON rejects with a 400 `HttpError`.
+   */
+  parseBody(): Promise<unknown>;
+  /** Adds a header to whatever response this request ends with, without creating a `Response`. */
+  setResponseHeader(name: string, value: string): void;
+  [property: string]: unknown;
+}
+
+export interface RequestOptions {
+  maxBodySize: number;
+  trustProxy: boolean;
+}
+
+const emptyParams: Record<string, string> = Object.freeze(Object.create(null));
+const noBody = Promise.resolve(Buffer.alloc(0));
+
+/**
+ * What both request sources (a Node `IncomingMessage`, a web `Request` given to `app.fetch`)
+ * share. Subclasses say how to read a header, the body and the socket.
+ */
+export abstract class RequestCore {
+  readonly method: string;
+  readonly path: string;
+  readonly params: Record<string, string>;
+  /** Status for a plain return value; set by the dispatcher. */
+  [kStatus]: number | undefined = undefined;
+  /** Extra response headers as a flat [name, value, ...] list; see setResponseHeader. */
+  [kResponseHeaders]: string[] | undefined = undefined;
+  /** Set when the body was not read to its end, so the connection cannot be reused. */
+  [kCloseConnection] = false;
+
+  protected readonly options: RequestOptions;
+  #search: string;
+  #query: QueryValues | undefined;
+  #cookies: Record<string, string> | undefined;
+  #bytes: Promise<Buffer> | undefined;
+  #parsed: Promise<unknown> | undefined;
+  #parsedValue: unknown;
+  #json: Promise<unknown> | undefined;
+  #streamTaken = false;
+
+  constructor(method: string, path: string, search: string, params: Record<string, string> | undefined, options: RequestOptions) {
+    this.method = method;
+    this.path = path;
+    this.#search = search;
+    this.params = params ?? emptyParams;
+    this.options = options;
+  }
+
+  abstract get url(): string;
+  abstract get headers(): Headers;
+  abstract get flatHeaders(): Record<string, string>;
+  abstract get protocol(): 'http' | 'https';
+  abstract get hostname(): string;
+  protected abstract socketAddress(): string | undefined;
+  protected abstract readBytes(limit: number): Promise<Buffer>;
+  protected abstract openStream(): ReadableStream<Uint8Array> | null;
+
+  get query(): QueryValues {
+    return (this.#query ??= parseQueryString(this.#search));
+  }
+
+  get cookies(): Record<string, string> {
+    return (this.#cookies ??= parseCookies(this.headers.get('cookie')));
+  }
+
+  get ip(): string | undefined {
+    if (this.options.trustProxy) {
+      const forwarded = this.headers.get('x-forwarded-for');
+      if (forwarded) {
+        const comma = forwarded.indexOf(',');
+        const first = (comma === -1 ? forwarded : forwarded.slice(0, comma)).trim();
+        if (first) return first;
+      }
+      const realIp = this.headers.get('x-real-ip')?.trim();
+      if (realIp) return realIp;
+    }
+    return this.socketAddress();
+  }
+
+  setResponseHeader(name: string, value: string): void {
+    if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) {
+      throw new TypeError(`Response header '${name.replace(/[\r\n]/g, ' ')}' contains a line break`);
+    }
+    (this[kResponseHeaders] ??= []).push(name, value);
+  }
+
+  get bodyUsed(): boolean {
+    return this.#streamTaken || this.#bytes !== undefined;
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.method === 'GET' || this.method === 'HEAD') return null;
+    if (this.#bytes !== undefined) {
+      const bytes = this.#bytes;
+      return new ReadableStream({
+        async start(controller) {
+          controller.enqueue(new Uint8Array(await bytes));
+          controller.close();
+        },
+      });
+    }
+    this.#streamTaken = true;
+    return this.openStream();
+  }
+
+  /** The raw body, read once (bounded by maxBodySize) and cached. */
+  bytes(): Promise<Uint8Array> {
+    return this.#rawBody().then((buffer) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength));
+  }
+
+  #rawBody(): Promise<Buffer> {
+    if (this.#bytes === undefined) {
+      if (this.#streamTaken) return Promise.reject(new TypeError('Body is unusable: its stream was already read'));
+      this.#bytes = this.method === 'GET' || this.method === 'HEAD' ? noBody : this.readBytes(this.options.maxBodySize);
+    }
+    return this.#bytes;
+  }
+
+  text(): Promise<string> {
+    return this.#rawBody().then((buffer) => buffer.toString('utf8'));
+  }
+
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#rawBody().then((buffer) => buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer);
+  }
+
+  blob(): Promise<Blob> {
+    return this.#rawBody().then((buffer) => new Blob([buffer], { type: this.headers.get('content-type') ?? '' }));
+  }
+
+  /** Parses the body as JSON whatever its Content-Type, like `Request.json()`. Cached. */
+  json(): Promise<any> {
+    return (this.#json ??= this.text().then((text) => JSON.parse(text)));
+  }
+
+  async formData(): Promise<FormData> {
+    const request = new Request('http://kiln.invalid/', {
+      method: 'POST',
+      headers: { 'content-type': this.headers.get('content-type') ?? '' },
+      body: await this.#rawBody(),
+    });
+    return request.formData();
+  }
+
+  parseBody(): Promise<unknown> {
+    if (this.#parsed === undefined) {
+      this.#parsed = this.#rawBody().then((buffer) => {
+        const value = parseBodyBytes(buffer, this.headers.get('content-type'));
+        this.#parsedValue = value;
+        return value;
+      });
+    }
+    return this.#parsed;
+  }
+
+  get parsedBody(): unknown {
+    return this.#parsedValue;
+  }
+
+  // The rest of the Request interface, with the values a server-side request has.
+  get cache(): Request['cache'] { return 'default'; }
+  get credentials(): Request['credentials'] { return 'same-origin'; }
+  get destination(): Request['destination'] { return ''; }
+  get integrity(): string { return ''; }
+  get keepalive(): boolean { return false; }
+  get mode(): Request['mode'] { return 'cors'; }
+  get redirect(): Request['redirect'] { return 'follow'; }
+  get referrer(): string { return this.headers.get('referer') ?? ''; }
+  get referrerPolicy(): Request['referrerPolicy'] { return ''; }
+  get duplex(): 'half' { return 'half'; }
+  get isReloadNavigation(): boolean { return false; }
+  get isHistoryNavigation(): boolean { return false; }
+  get signal(): AbortSignal { return this.abortSignal(); }
+  protected abstract abortSignal(): AbortSignal;
+
+  clone(): Request {
+    if (this.method !== 'GET' && this.method !== 'HEAD') {
+      throw new TypeError('A KilnRequest with a body cannot be cloned; read it once with parseBody() or text()');
+    }
+    return new Request(this.url, { method: this.method, headers: this.headers });
+  }
+}
+
+// `instanceof Request` holds without running the Request constructor (which parses the URL and
+// copies every header: the single largest cost of a web-standard server). Every Request member
+// is overridden above, so no Request getter ever sees this object.
+Object.setPrototypeOf(RequestCore.prototype, Request.prototype);

@@ -1,0 +1,133 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { HttpError } from '../http-error.js';
+import { kCloseConnection } from '../symbols.js';
+import { NodeHeaders } from './node-headers.js';
+import { RequestCore, type RequestOptions } from './kiln-request.js';
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, `Request body is larger than the limit of ${limit} bytes`);
+}
+
+/** A KilnRequest over Node's `IncomingMessage`: nothing is copied until it is read. */
+export class NodeRequest extends RequestCore {
+  readonly incoming: IncomingMessage;
+  readonly response: ServerResponse;
+  #headers: Headers | undefined;
+  #flatHeaders: Record<string, string> | undefined;
+  #signal: AbortSignal | undefined;
+
+  constructor(
+    incoming: IncomingMessage,
+    response: ServerResponse,
+    path: string,
+    search: string,
+    params: Record<string, string> | undefined,
+    options: RequestOptions,
+  ) {
+    super(incoming.method!, path, search, params, options);
+    this.incoming = incoming;
+    this.response = response;
+  }
+
+  get headers(): Headers {
+    return (this.#headers ??= new NodeHeaders(this.incoming.headers) as unknown as Headers);
+  }
+
+  get flatHeaders(): Record<string, string> {
+    if (this.#flatHeaders === undefined) {
+      const flat: Record<string, string> = Object.create(null);
+      const raw = this.incoming.headers;
+      for (const name in raw) {
+        const value = raw[name];
+        if (value !== undefined) flat[name] = typeof value === 'string' ? value : value.join(', ');
+      }
+      this.#flatHeaders = flat;
+    }
+    return this.#flatHeaders;
+  }
+
+  get protocol(): 'http' | 'https' {
+    return (this.incoming.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  }
+
+  get hostname(): string {
+    const host = this.incoming.headers.host ?? '';
+    if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
+    const colon = host.indexOf(':');
+    return colon === -1 ? host : host.slice(0, colon);
+  }
+
+  get url(): string {
+    const target = this.incoming.url!;
+    if (!target.startsWith('/')) return target; // absolute-form request target
+    return `${this.protocol}://${this.incoming.headers.host ?? 'localhost'}${target}`;
+  }
+
+  protected socketAddress(): string | undefined {
+    return this.incoming.socket.remoteAddress;
+  }
+
+  protected abortSignal(): AbortSignal {
+    if (this.#signal === undefined) {
+      const controller = new AbortController();
+      this.response.once('close', () => {
+        if (!this.response.writableFinished) controller.abort(new Error('The client closed the connection'));
+      });
+      this.#signal = controller.signal;
+    }
+    return this.#signal;
+  }
+
+  protected openStream(): ReadableStream<Uint8Array> | null {
+    return Readable.toWeb(this.incoming) as ReadableStream<Uint8Array>;
+  }
+
+  protected readBytes(limit: number): Promise<Buffer> {
+    const incoming = this.incoming;
+    const declared = incoming.headers['content-length'];
+    if (declared !== undefined && Number(declared) > limit) {
+      // Decided before reading: the rest is never read, so the connection cannot be reused.
+      this[kCloseConnection] = true;
+      return Promise.reject(tooLarge(limit));
+    }
+    return new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const cleanup = () => {
+        incoming.off('data', onData);
+        incoming.off('end', onEnd);
+        incoming.off('error', onError);
+        incoming.off('close', onClose);
+      };
+      const onData = (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) {
+          cleanup();
+          incoming.pause();
+          this[kCloseConnection] = true;
+          reject(tooLarge(limit));
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = () => {
+        cleanup();
+        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      };
+      const onError = (error: Error) => {
+        cleanup();
+        reject(error);
+      };
+      const onClose = () => {
+        if (incoming.complete) return;
+        cleanup();
+        reject(new HttpError(400, 'The request body ended before its declared length'));
+      };
+      incoming.on('data', onData);
+      incoming.on('end', onEnd);
+      incoming.on('error', onError);
+      incoming.on('close', onClose);
+    });
+  }
+}

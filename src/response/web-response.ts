@@ -1,0 +1,51 @@
+import { kResponseHeaders } from '../symbols.js';
+import type { RequestCore } from '../request/kiln-request.js';
+import { errorOutcome } from './error-body.js';
+import { jsonContentType, serialize, valueStatus } from './json-body.js';
+
+function withoutBody(req: RequestCore, status: number): boolean {
+  return req.method === 'HEAD' || status === 204 || status === 304;
+}
+
+/**
+ * Adds the headers recorded with `req.setResponseHeader` to a Response. A Response whose headers
+ * are immutable (`Response.redirect`, a fetched one) is re-wrapped around the same body stream.
+ */
+export function withRecordedHeaders(req: RequestCore, response: Response): Response {
+  const recorded = req[kResponseHeaders];
+  if (recorded === undefined) return response;
+  try {
+    for (let i = 0; i < recorded.length; i += 2) response.headers.set(recorded[i]!, recorded[i + 1]!);
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    for (let i = 0; i < recorded.length; i += 2) headers.set(recorded[i]!, recorded[i + 1]!);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}
+
+function headersFor(req: RequestCore, contentType: string | undefined): Headers {
+  const headers = new Headers();
+  if (contentType !== undefined) headers.set('content-type', contentType);
+  const recorded = req[kResponseHeaders];
+  if (recorded !== undefined) for (let i = 0; i < recorded.length; i += 2) headers.set(recorded[i]!, recorded[i + 1]!);
+  return headers;
+}
+
+/** A handler's or middleware's result as a web Response (for `next()` and `app.fetch`). */
+export function valueToWebResponse(req: RequestCore, value: unknown): Response {
+  if (value instanceof Response) return withRecordedHeaders(req, value);
+  const status = valueStatus(req, value);
+  const body = serialize(value);
+  if (body === undefined) return new Response(null, { status, headers: headersFor(req, undefined) });
+  return new Response(withoutBody(req, status) ? null : body, { status, headers: headersFor(req, jsonContentType) });
+}
+
+export function errorToWebResponse(req: RequestCore, error: unknown, report: (error: unknown) => void): Response {
+  const outcome = errorOutcome(error);
+  if (outcome.unexpected) report(error);
+  return new Response(req.method === 'HEAD' ? null : outcome.body, {
+    status: outcome.status,
+    headers: headersFor(req, jsonContentType),
+  });
+}

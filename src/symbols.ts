@@ -1,0 +1,17 @@
+// State shared between runtime modules lives behind these symbols, so it never collides with
+// properties that users or middlewares put on classes and requests.
+
+/** Polyfill: Node 20 has no Symbol.metadata; TypeScript's decorator helpers use it when present. */
+(Symbol as { metadata?: symbol }).metadata ??= Symbol.for('Symbol.metadata');
+
+/** Controller metadata: base path and controller middlewares. */
+export const kController = Symbol('kiln.controller');
+/** Per-method declarations (routes, status, compiled binder), keyed by method name. */
+export const kMethods = Symbol('kiln.methods');
+/** Marks a class-based middleware. */
+export const kMiddleware = Symbol('kiln.middleware');
+
+/** Request internals read by the response writers. */
+export const kStatus = Symbol('kiln.status');
+export const kResponseHeaders = Symbol('kiln.responseHeaders');
+export const kCloseConnection = Symbol('kiln.closeConnection');

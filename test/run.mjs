@@ -1,0 +1,91 @@
+// Builds every test project with tspc, runs each compiled uvu suite in its own process, and ends
+// with one plain "N passed, N failed" line counted from the suites' own totals. Exit 1 on any failure.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const buildRoot = join(root, 'build');
+const only = process.argv.slice(2);
+
+function findFiles(dir, test) {
+  if (!existsSync(dir)) return [];
+  const found = [];
+  for (const entry of readdirSync(dir)) {
+    if (entry === 'node_modules' || entry === 'fixtures') continue;
+    const full = join(dir, entry);
+    if (statSync(full).isDirectory()) found.push(...findFiles(full, test));
+    else if (test(entry)) found.push(full);
+  }
+  return found;
+}
+
+// Test projects: every tsconfig.json under test/ and packages/*/test/, fixtures excepted.
+const projectDirs = [join(root, 'test')];
+for (const pkg of existsSync(join(root, 'packages')) ? readdirSync(join(root, 'packages')) : []) {
+  projectDirs.push(join(root, 'packages', pkg, 'test'));
+}
+const projects = projectDirs.flatMap((dir) => findFiles(dir, (name) => name === 'tsconfig.json'));
+
+rmSync(buildRoot, { recursive: true, force: true });
+const tspc = join(root, 'node_modules', '.bin', 'tspc');
+for (const project of projects) {
+  const outDir = join(buildRoot, relative(root, join(project, '..')));
+  const result = spawnSync(tspc, ['-p', project, '--outDir', outDir], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.log(`\nBuilding ${relative(root, project)} failed.`);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+}
+
+let suites = findFiles(buildRoot, (name) => name.endsWith('.test.js')).sort();
+if (only.length > 0) suites = suites.filter((file) => only.some((part) => file.includes(part)));
+
+const ansi = /\u001b\[[0-9;]*m/g;
+function runSuite(file) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [file], { cwd: root, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const text = output.replace(ansi, '');
+      const number = (label) => Number(text.match(new RegExp(`${label}:\\s+(\\d+)`))?.[1] ?? 0);
+      const total = number('Total');
+      const passed = number('Passed');
+      const skipped = number('Skipped');
+      let failed = total - passed;
+      if ((code !== 0 || signal) && failed === 0) failed = 1; // crashed, timed out, or failed outside a test
+      resolve({ file, text, passed, failed, skipped });
+    });
+  });
+}
+
+const results = [];
+const queue = [...suites];
+const workers = Array.from({ length: 2 }, async () => {
+  while (queue.length > 0) {
+    const result = await runSuite(queue.shift());
+    results.push(result);
+    const name = relative(buildRoot, result.file);
+    const status = result.failed > 0 ? 'FAIL' : 'ok  ';
+    console.log(`${status} ${name}: ${result.passed} passed, ${result.failed} failed${result.skipped ? `, ${result.skipped} skipped` : ''}`);
+    if (result.failed > 0) console.log(result.text.replace(/^/gm, '    '));
+  }
+});
+await Promise.all(workers);
+
+const passed = results.reduce((sum, r) => sum + r.passed, 0);
+const failed = results.reduce((sum, r) => sum + r.failed, 0);
+const skipped = results.reduce((sum, r) => sum + r.skipped, 0);
+if (suites.length === 0) {
+  console.log('No test suites were found.');
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 ? 1 : 0);
