@@ -31,6 +31,8 @@ export interface KilnRequest extends Request {
    * in-process `app.fetch` request without those headers.
    */
   readonly ip: string | undefined;
+  /** The socket's remote address, whatever the headers say; `undefined` for an in-process `app.fetch` request. */
+  readonly remoteAddress: string | undefined;
   /** Headers as a null-prototype object keyed by lower-case name; repeated headers joined with `, `. */
   readonly flatHeaders: Record<string, string>;
   /** The parsed body once it has been read (by a `@Body` parameter or `parseBody()`), else `undefined`. */
@@ -114,6 +116,10 @@ export abstract class RequestCore {
       const realIp = this.headers.get('x-real-ip')?.trim();
       if (realIp) return realIp;
     }
+    return this.socketAddress();
+  }
+
+  get remoteAddress(): string | undefined {
     return this.socketAddress();
   }
 
