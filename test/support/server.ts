@@ -34,3 +34,19 @@ export async function request(base: string, path: string, init?: RequestInit): P
 export async function requestInProcess(app: KilnServer, path: string, init?: RequestInit): Promise<Reply> {
   return read(await app.fetch(new Request(`http://localhost${path}`, init)));
 }
+
+export type Send = (path: string, init?: RequestInit) => Promise<Reply>;
+
+/**
+ * Runs `body` twice: over a real socket on 127.0.0.1, then in process through `app.fetch`, so
+ * that both entry points are held to the same assertions.
+ */
+export async function overBothTransports(config: KilnConfig, body: (send: Send, transport: 'socket' | 'fetch') => Promise<void>): Promise<void> {
+  const started = await start(config);
+  try {
+    await body((path, init) => request(started.base, path, init), 'socket');
+    await body((path, init) => requestInProcess(started.app, path, init), 'fetch');
+  } finally {
+    await started.close();
+  }
+}
