@@ -6,6 +6,7 @@ import type { MiddlewareLike } from './middleware.js';
 import { FetchRequest } from './request/fetch-request.js';
 import type { KilnRequest, RequestCore, RequestOptions } from './request/kiln-request.js';
 import { NodeRequest } from './request/node-request.js';
+import { answerClientError } from './response/client-error.js';
 import { errorBody } from './response/error-body.js';
 import { writeError, writeJson, writeValue } from './response/node-response.js';
 import { errorToWebResponse, valueToWebResponse } from './response/web-response.js';
@@ -25,6 +26,10 @@ export interface KilnConfig {
   trustProxy?: boolean;
   /** Called once for every error that is not an `HttpError` (the client gets a bare 500). Default: console.error. */
   onError?: (error: unknown, req: KilnRequest) => void;
+  /** Longest request target (path + query) in bytes; longer ones answer 414. Default 8 KiB. */
+  maxUrlLength?: number;
+  /** Largest request line + headers in bytes (Node's parser limit); larger ones answer 431. Default 16 KiB. */
+  maxHeaderSize?: number;
   /** Milliseconds to receive a request's headers (slowloris guard). Default 10 000. */
   headersTimeout?: number;
   /** Milliseconds to receive a whole request, body included. Default 30 000. */
@@ -49,6 +54,7 @@ export interface KilnServer {
 }
 
 const defaultMaxBodySize = 1024 * 1024;
+const defaultMaxUrlLength = 8 * 1024;
 
 /** The route for a method on a matched path, with HEAD served by GET. */
 function routeFor(match: PathMatch<CompiledRoute>, method: string): CompiledRoute | undefined {
@@ -100,6 +106,7 @@ export function createServer(config: KilnConfig): KilnServer {
   const maxBodySize = config.maxBodySize ?? defaultMaxBodySize;
   if (!Number.isInteger(maxBodySize) || maxBodySize < 0) throw new TypeError(`maxBodySize must be a whole number of bytes, got ${maxBodySize}`);
   const requestOptions: RequestOptions = Object.freeze({ maxBodySize, trustProxy: config.trustProxy ?? true });
+  const maxUrlLength = config.maxUrlLength ?? defaultMaxUrlLength;
   const onError = config.onError ?? ((error: unknown, req: KilnRequest) => console.error(`[kiln] ${req.method} ${req.path}:`, error));
 
   const report = (error: unknown, req: RequestCore, route?: CompiledRoute): void => {
@@ -121,11 +128,16 @@ export function createServer(config: KilnConfig): KilnServer {
   // hot path: every request over a socket starts here
   const handler = (incoming: IncomingMessage, response: ServerResponse): void => {
     const method = incoming.method!;
+    const target = incoming.url!;
+    if (target.length > maxUrlLength) {
+      writeJson(response, undefined, 414, errorBody(414, `Request target is longer than ${maxUrlLength} bytes`));
+      return;
+    }
     let path: string;
     let search: string;
     let match: PathMatch<CompiledRoute> | undefined;
     try {
-      [path, search] = splitTarget(incoming.url!);
+      [path, search] = splitTarget(target);
       match = router.find(path);
     } catch (error) {
       const status = error instanceof HttpError ? error.status : 400;
@@ -138,6 +150,13 @@ export function createServer(config: KilnConfig): KilnServer {
       const { status, allow, message } = unrouted(match, method, path);
       if (allow !== undefined) response.setHeader('allow', allow);
       writeJson(response, undefined, status, status === 204 ? undefined : errorBody(status, message));
+      return;
+    }
+    const declaredLength = incoming.headers['content-length'];
+    if (declaredLength !== undefined && Number(declaredLength) > maxBodySize) {
+      // Refused before a byte of the body is read; the connection closes instead of draining it.
+      response.setHeader('connection', 'close');
+      writeJson(response, undefined, 413, errorBody(413, `Request body is larger than the limit of ${maxBodySize} bytes`));
       return;
     }
     const req = new NodeRequest(incoming, response, path, search, match!.params, requestOptions);
@@ -194,14 +213,19 @@ export function createServer(config: KilnConfig): KilnServer {
     routes,
     listen(port = 3000, host?: string) {
       if (server !== undefined) return Promise.reject(new Error('This Kiln server is already listening'));
+      const headersTimeout = config.headersTimeout ?? 10_000;
       const created = http.createServer(
         {
-          headersTimeout: config.headersTimeout ?? 10_000,
+          headersTimeout,
           requestTimeout: config.requestTimeout ?? 30_000,
           keepAliveTimeout: config.keepAliveTimeout ?? 5_000,
+          maxHeaderSize: config.maxHeaderSize ?? 16 * 1024,
+          // Node enforces the two timeouts above only this often (30 s by default).
+          connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))),
         },
         handler,
       );
+      created.on('clientError', answerClientError);
       server = created;
       return new Promise<{ port: number; host: string }>((resolve, reject) => {
         created.once('error', reject);

@@ -115,9 +115,11 @@ export class NodeRequest extends RequestCore {
         cleanup();
         resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
       };
-      const onError = (error: Error) => {
+      const onError = () => {
+        // The stream errs only when the client aborts or breaks framing: a client problem, not a bug.
         cleanup();
-        reject(error);
+        this[kCloseConnection] = true;
+        reject(new HttpError(400, 'The request body ended before its declared length'));
       };
       const onClose = () => {
         if (incoming.complete) return;
