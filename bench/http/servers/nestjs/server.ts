@@ -1,0 +1,52 @@
+// NestJS on its Express platform: pipes convert the params, ValidationPipe + class-validator
+// check the body; scenario (d) with @nestjs/throttler as a global guard.
+// Usage: node server.js <port> [--rate-limit]
+import 'reflect-metadata';
+import {
+  Body, Controller, Get, Headers, Module, Param, ParseBoolPipe, ParseIntPipe, Post, Query, ValidationPipe,
+  type DynamicModule,
+} from '@nestjs/common';
+import { APP_GUARD, NestFactory } from '@nestjs/core';
+import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
+import { NewUserDto } from '../../new-user-dto.js';
+
+@Controller('hello')
+class HelloController {
+  @Get()
+  hello() {
+    return { hello: 'world' };
+  }
+}
+
+@Controller('users')
+class UsersController {
+  @Get(':id')
+  get(
+    @Param('id', ParseIntPipe) id: number,
+    @Query('active', new ParseBoolPipe({ optional: true })) active: boolean | undefined,
+    @Query('tags') tags: string | string[] | undefined,
+    @Headers('x-request-id') requestId: string,
+  ) {
+    return { id, active: active ?? false, tags: tags === undefined ? [] : ([] as string[]).concat(tags), requestId };
+  }
+
+  @Post()
+  create(@Body(new ValidationPipe()) user: NewUserDto) {
+    return { id: 1, name: user.name, email: user.email, age: user.age };
+  }
+}
+
+function appModule(rateLimited: boolean): DynamicModule {
+  @Module({})
+  class AppModule {}
+  return {
+    module: AppModule,
+    controllers: [HelloController, UsersController],
+    imports: rateLimited ? [ThrottlerModule.forRoot([{ ttl: 60_000, limit: 1_000_000_000 }])] : [],
+    providers: rateLimited ? [{ provide: APP_GUARD, useClass: ThrottlerGuard }] : [],
+  };
+}
+
+const port = Number(process.argv[2]);
+const app = await NestFactory.create(appModule(process.argv.includes('--rate-limit')), { logger: false });
+await app.listen(port, '127.0.0.1');
