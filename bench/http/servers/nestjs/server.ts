@@ -3,7 +3,7 @@
 // Usage: node server.js <port> [--rate-limit]
 import 'reflect-metadata';
 import {
-  Body, Controller, Get, Headers, Module, Param, ParseBoolPipe, ParseIntPipe, Post, Query, ValidationPipe,
+  Body, Controller, Get, Headers, HttpCode, Module, Param, ParseBoolPipe, ParseIntPipe, Post, Query, ValidationPipe,
   type DynamicModule,
 } from '@nestjs/common';
 import { APP_GUARD, NestFactory } from '@nestjs/core';
@@ -31,6 +31,7 @@ class UsersController {
   }
 
   @Post()
+  @HttpCode(200)
   create(@Body(new ValidationPipe()) user: NewUserDto) {
     return { id: 1, name: user.name, email: user.email, age: user.age };
   }

@@ -1,0 +1,45 @@
+// Starts one benchmark server pinned to the server core, waits until it answers, stops it.
+import { spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export const serverCore = 0;
+export const loadCore = 1;
+
+async function answers(url) {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+    await response.arrayBuffer();
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/** Spawns `node <script> <port> [--rate-limit]` under `taskset -c <serverCore>`. */
+export async function startServer(server, port, { rateLimited = false, timeoutMs = 20_000 } = {}) {
+  const args = ['-c', String(serverCore), process.execPath, server.script, String(port)];
+  if (rateLimited) args.push('--rate-limit');
+  const child = spawn('taskset', args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const deadline = Date.now() + timeoutMs;
+  let exitCode;
+  exited.then((code) => (exitCode = code ?? 'signal'));
+  while (!(await answers(`http://127.0.0.1:${port}/hello`))) {
+    if (exitCode !== undefined) throw new Error(`${server.name} exited (${exitCode}) before answering:\n${stderr}`);
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`${server.name} did not answer within ${timeoutMs} ms:\n${stderr}`);
+    }
+    await sleep(20);
+  }
+  return {
+    pid: child.pid,
+    stderr: () => stderr,
+    async stop() {
+      if (exitCode === undefined) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,17 @@
+// The servers under test, in the order of the results table. `rateLimiter` names the limiter
+// used for scenario (d); null where the framework has no usual one (the scenario is skipped).
+import { fileURLToPath } from 'node:url';
+
+const bench = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+
+export const servers = [
+  { name: 'node:http (raw)', script: bench('http/servers/raw-node.mjs'), rateLimiter: 'hand-written fixed window' },
+  { name: 'Kiln', script: bench('build/kiln/http/servers/kiln/server.js'), rateLimiter: '@kiln/rate-limit' },
+  { name: 'Fastify', script: bench('http/servers/fastify.mjs'), rateLimiter: '@fastify/rate-limit' },
+  { name: 'Hono', script: bench('http/servers/hono.mjs'), rateLimiter: 'hono-rate-limiter' },
+  { name: 'srvx', script: bench('http/servers/srvx.mjs'), rateLimiter: null },
+  { name: 'Express + routing-controllers', script: bench('build/legacy/http/servers/routing-controllers/server.js'), rateLimiter: 'express-rate-limit' },
+  { name: 'NestJS (express)', script: bench('build/legacy/http/servers/nestjs/server.js'), rateLimiter: '@nestjs/throttler' },
+];
+
+export const baseline = servers[0].name;
