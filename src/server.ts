@@ -160,21 +160,20 @@ export function createServer(config: KilnConfig): KilnServer {
       return;
     }
     const req = new NodeRequest(incoming, response, path, search, match!.params, requestOptions);
-    const reportFor = (error: unknown) => report(error, req, route);
     let result: unknown;
     try {
       result = dispatch(route, req);
     } catch (error) {
-      writeError(req, error, reportFor);
+      writeError(req, error, route);
       return;
     }
     if (isPromiseLike(result)) {
       result.then(
-        (value) => writeValue(req, value, reportFor),
-        (error) => writeError(req, error, reportFor),
+        (value) => writeValue(req, value, route),
+        (error) => writeError(req, error, route),
       );
     } else {
-      writeValue(req, result, reportFor);
+      writeValue(req, result, route);
     }
   };
 

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { kCloseConnection, kResponseHeaders } from '../symbols.js';
 import type { NodeRequest } from '../request/node-request.js';
+import type { CompiledRoute } from '../dispatch.js';
 import { errorOutcome } from './error-body.js';
 import { jsonContentType, serialize, valueStatus } from './json-body.js';
 import { withRecordedHeaders } from './web-response.js';
@@ -22,7 +23,7 @@ export function writeJson(res: ServerResponse, req: NodeRequest | undefined, sta
 }
 
 /** Streams a web Response to the socket: its status, its headers, its body without buffering. */
-async function writeWebResponse(req: NodeRequest, response: Response, report: (error: unknown) => void): Promise<void> {
+async function writeWebResponse(req: NodeRequest, response: Response, route: CompiledRoute): Promise<void> {
   const res = req.response;
   const merged = withRecordedHeaders(req, response);
   const headers: string[] = [];
@@ -43,33 +44,33 @@ async function writeWebResponse(req: NodeRequest, response: Response, report: (e
   } catch (error) {
     // Headers are already sent: the only honest signal left is to cut the connection.
     if (!res.destroyed) res.destroy();
-    if ((error as NodeJS.ErrnoException)?.code !== 'ERR_STREAM_PREMATURE_CLOSE') report(error);
+    if ((error as NodeJS.ErrnoException)?.code !== 'ERR_STREAM_PREMATURE_CLOSE') route.report(error, req, route);
   }
 }
 
-export function writeError(req: NodeRequest, error: unknown, report: (error: unknown) => void): void {
+export function writeError(req: NodeRequest, error: unknown, route: CompiledRoute): void {
   const res = req.response;
   if (res.headersSent) {
-    report(error);
+    route.report(error, req, route);
     res.destroy();
     return;
   }
   const outcome = errorOutcome(error);
-  if (outcome.unexpected) report(error);
+  if (outcome.unexpected) route.report(error, req, route);
   writeJson(res, req, outcome.status, outcome.body);
 }
 
 // hot path: a plain return value becomes one writeHead + end
-export function writeValue(req: NodeRequest, value: unknown, report: (error: unknown) => void): void {
+export function writeValue(req: NodeRequest, value: unknown, route: CompiledRoute): void {
   if (value instanceof Response) {
-    writeWebResponse(req, value, report);
+    writeWebResponse(req, value, route);
     return;
   }
   let body: string | undefined;
   try {
     body = serialize(value);
   } catch (error) {
-    writeError(req, error, report);
+    writeError(req, error, route);
     return;
   }
   writeJson(req.response, req, valueStatus(req, value), body);
