@@ -1,0 +1,41 @@
+// Cold start: process start → first 200 on the last of 200 generated routes, and peak RSS, for
+// Kiln, NestJS and routing-controllers, with hand-written node:http as the baseline. Runs are
+// interleaved across frameworks; medians are reported.
+import { join } from 'node:path';
+import { kilnApp } from '../generated-apps/kiln-app.mjs';
+import { nestjsApp } from '../generated-apps/nestjs-app.mjs';
+import { routingControllersApp } from '../generated-apps/routing-controllers-app.mjs';
+import { rawNodeApp } from '../generated-apps/raw-node-app.mjs';
+import { lastRoutePath } from '../generated-apps/route-spread.mjs';
+import { compileApp, writeApp } from '../generated-apps/write-app.mjs';
+import { median } from '../report/statistics.mjs';
+import { firstResponse } from './first-response.mjs';
+
+const routeCount = 200;
+const port = 3420;
+
+export async function runColdStart({ runs = 7, transformer = false, log = console.log } = {}) {
+  const apps = [
+    { name: 'node:http (raw)', dir: await writeApp('cold-raw-node', rawNodeApp(routeCount)) },
+    { name: 'Kiln', dir: await writeApp('cold-kiln', kilnApp(routeCount, { transformer })), compiler: transformer ? 'tspc' : 'tsc' },
+    { name: 'NestJS (express)', dir: await writeApp('cold-nestjs', nestjsApp(routeCount)), compiler: 'tsc' },
+    { name: 'Express + routing-controllers', dir: await writeApp('cold-routing-controllers', routingControllersApp(routeCount)), compiler: 'tsc' },
+  ];
+  for (const app of apps) if (app.compiler) await compileApp(app.dir, app.compiler);
+  log(`cold start: ${apps.length} apps of ${routeCount} routes built; ${runs} interleaved runs each`);
+
+  const samples = Object.fromEntries(apps.map((app) => [app.name, []]));
+  const path = lastRoutePath(routeCount);
+  for (let run = 0; run < runs; run++) {
+    for (const app of apps) samples[app.name].push(await firstResponse(join(app.dir, 'dist/main.js'), port, path));
+  }
+  const results = {};
+  for (const app of apps) {
+    results[app.name] = {
+      milliseconds: median(samples[app.name].map((sample) => sample.milliseconds)),
+      peakRssMb: median(samples[app.name].map((sample) => sample.peakRssMb)),
+    };
+    log(`cold start: ${app.name.padEnd(30)} ${results[app.name].milliseconds.toFixed(0).padStart(5)} ms  peak RSS ${results[app.name].peakRssMb.toFixed(1)} MB`);
+  }
+  return { routeCount, runs, transformer, results };
+}
