@@ -6,6 +6,7 @@ export { HttpStatus } from './decorators/http-status.js';
 export { Middleware } from './decorators/middleware.js';
 export { HttpCode } from './http-code.js';
 export { HttpError } from './http-error.js';
+export { KilnError, runtimeErrorCodes, type RuntimeErrorCode } from './kiln-error.js';
 export {
   Body, Param, Query, Header, Req, routeRequestParamDecorator,
   type ParameterBinding, type ParameterItems, type ParameterSource,

@@ -1,4 +1,5 @@
 import type { KilnRequest } from './request/kiln-request.js';
+import { KilnError } from './kiln-error.js';
 
 /** Where a bound parameter comes from. */
 export type ParameterSource = 'body' | 'param' | 'query' | 'header' | 'request';
@@ -23,7 +24,7 @@ const transformerMissing =
 function binding<S extends ParameterSource, N extends string>(): ParameterBinding<S, N> {
   // The transformer removes parameter decorators from the build; reaching this is a build mistake.
   return (() => {
-    throw new Error(transformerMissing);
+    throw new KilnError('KILN009', transformerMissing);
   }) as unknown as ParameterBinding<S, N>;
 }
 

@@ -6,6 +6,7 @@ import { isPromiseLike } from './dispatch.js';
 import type { KilnRequest } from './request/kiln-request.js';
 import type { MiddlewareLike } from './middleware.js';
 import { joinRoutePath, routeParamNames, routeShape } from './router/route-path.js';
+import { KilnError } from './kiln-error.js';
 
 /** One row of `app.routes`. */
 export interface RouteInfo {
@@ -44,7 +45,7 @@ class MiddlewareResolver {
 
   resolve(middleware: MiddlewareLike, where: string): ChainMiddleware {
     if (typeof middleware !== 'function') {
-      throw new TypeError(`${where}: a middleware must be a function or a class with a use() method, got ${typeof middleware}`);
+      throw new KilnError('KILN005', `${where}: a middleware must be a function or a class with a use() method, got ${typeof middleware}`);
     }
     const use = (middleware as { prototype?: { use?: unknown } }).prototype?.use;
     if (typeof use !== 'function') return middleware as ChainMiddleware;
@@ -54,11 +55,11 @@ class MiddlewareResolver {
     const metadata = metadataOf(middleware);
     const name = `${describe(middleware)}.use`;
     if (metadata?.[kMiddleware] !== true) {
-      throw new TypeError(`${where}: class middleware ${describe(middleware)} must be marked with @Middleware()`);
+      throw new KilnError('KILN004', `${where}: class middleware ${describe(middleware)} must be marked with @Middleware()`);
     }
     const binder = (metadata[kMethods] as MethodDeclarations | undefined)?.get('use')?.binder;
     if (binder === undefined && use.length > 0) {
-      throw new TypeError(`Middleware ${name} declares ${use.length} parameter(s) but has no compiled binder: ${pluginHint}`);
+      throw new KilnError('KILN003', `Middleware ${name} declares ${use.length} parameter(s) but has no compiled binder: ${pluginHint}`);
     }
     const instance = new (middleware as new () => object)();
     const strict = this.strict;
@@ -89,11 +90,11 @@ export function buildRouteTable(
   const seen = new Map<string, string>();
 
   for (const controller of controllers) {
-    if (typeof controller !== 'function') throw new TypeError(`controllers must be classes, got ${typeof controller}`);
+    if (typeof controller !== 'function') throw new KilnError('KILN007', `controllers must be classes, got ${typeof controller}`);
     const metadata = metadataOf(controller);
     const declaration = metadata?.[kController] as ControllerDeclaration | undefined;
     if (metadata === undefined || declaration === undefined) {
-      throw new TypeError(`${describe(controller)} is listed in controllers but is not decorated with @Controller(basePath)`);
+      throw new KilnError('KILN001', `${describe(controller)} is listed in controllers but is not decorated with @Controller(basePath)`);
     }
     const controllerChain = declaration.middlewares.map((m, i) => resolver.resolve(m, `@Controller of ${controller.name}, middleware ${i}`));
     const instance = new (controller as new () => object)();
@@ -103,17 +104,17 @@ export function buildRouteTable(
       const name = `${controller.name}.${String(methodName)}`;
       if (method.routes.length === 0) continue;
       const handler = (instance as Record<string | symbol, unknown>)[methodName];
-      if (typeof handler !== 'function') throw new TypeError(`${name} is decorated as a route but is not a method`);
+      if (typeof handler !== 'function') throw new KilnError('KILN008', `${name} is decorated as a route but is not a method`);
       for (const spec of method.routes) {
         const path = joinRoutePath(declaration.basePath, spec.path);
         routeParamNames(path);
         const where = `${spec.method} ${path} (${name})`;
         if (method.binder === undefined && handler.length > 0) {
-          throw new TypeError(`Route ${where} declares ${handler.length} parameter(s) but has no compiled binder: ${pluginHint}`);
+          throw new KilnError('KILN003', `Route ${where} declares ${handler.length} parameter(s) but has no compiled binder: ${pluginHint}`);
         }
         const key = `${spec.method} ${routeShape(path)}`;
         const previous = seen.get(key);
-        if (previous !== undefined) throw new TypeError(`Route ${spec.method} ${path} is declared twice: by ${previous} and by ${name}`);
+        if (previous !== undefined) throw new KilnError('KILN002', `Route ${spec.method} ${path} is declared twice: by ${previous} and by ${name}`);
         seen.set(key, name);
         const routeChain = spec.middlewares.map((m, i) => resolver.resolve(m, `route ${where}, middleware ${i}`));
         routes.push(

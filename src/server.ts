@@ -12,6 +12,7 @@ import { writeError, writeJson, writeValue } from './response/node-response.js';
 import { errorToWebResponse, valueToWebResponse } from './response/web-response.js';
 import { buildRouteTable, routeInfo, type RouteInfo } from './route-table.js';
 import { Router, type PathMatch } from './router/router.js';
+import { KilnError } from './kiln-error.js';
 
 export interface KilnConfig {
   /** Controller classes (decorated with `@Controller`). */
@@ -101,10 +102,10 @@ function splitTarget(target: string): [path: string, search: string] {
  */
 export function createServer(config: KilnConfig): KilnServer {
   if (config === null || typeof config !== 'object' || !Array.isArray(config.controllers)) {
-    throw new TypeError('createServer(config) needs { controllers: [...] }');
+    throw new KilnError('KILN007', 'createServer(config) needs { controllers: [...] }');
   }
   const maxBodySize = config.maxBodySize ?? defaultMaxBodySize;
-  if (!Number.isInteger(maxBodySize) || maxBodySize < 0) throw new TypeError(`maxBodySize must be a whole number of bytes, got ${maxBodySize}`);
+  if (!Number.isInteger(maxBodySize) || maxBodySize < 0) throw new KilnError('KILN007', `maxBodySize must be a whole number of bytes, got ${maxBodySize}`);
   const requestOptions: RequestOptions = Object.freeze({ maxBodySize, trustProxy: config.trustProxy ?? true });
   const maxUrlLength = config.maxUrlLength ?? defaultMaxUrlLength;
   const onError = config.onError ?? ((error: unknown, req: KilnRequest) => console.error(`[kiln] ${req.method} ${req.path}:`, error));

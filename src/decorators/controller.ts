@@ -1,5 +1,6 @@
 import { kController } from '../symbols.js';
 import type { MiddlewareLike } from '../middleware.js';
+import { KilnError } from '../kiln-error.js';
 
 export interface ControllerDeclaration {
   basePath: string;
@@ -18,7 +19,7 @@ export interface ControllerDeclaration {
  */
 export function Controller(basePath: string, ...middlewares: MiddlewareLike[]) {
   if (typeof basePath !== 'string') {
-    throw new TypeError(`@Controller(basePath) needs a path string, got ${typeof basePath}`);
+    throw new KilnError('KILN008', `@Controller(basePath) needs a path string, got ${typeof basePath}`);
   }
   return function (_class: Function, context: ClassDecoratorContext): void {
     const declaration: ControllerDeclaration = { basePath, middlewares };

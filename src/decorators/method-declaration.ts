@@ -1,6 +1,7 @@
 import { kMethods } from '../symbols.js';
 import type { Binder } from '../binder.js';
 import type { MiddlewareLike } from '../middleware.js';
+import { KilnError } from '../kiln-error.js';
 
 export interface RouteSpec {
   method: string;
@@ -28,7 +29,7 @@ export function methodDeclarations(metadata: DecoratorMetadataObject): MethodDec
 
 export function methodDeclaration(context: ClassMethodDecoratorContext): MethodDeclaration {
   if (context.static) {
-    throw new TypeError(`Kiln decorators apply to instance methods; '${String(context.name)}' is static`);
+    throw new KilnError('KILN008', `Kiln decorators apply to instance methods; '${String(context.name)}' is static`);
   }
   const declarations = methodDeclarations(context.metadata);
   let declaration = declarations.get(context.name);

@@ -1,10 +1,11 @@
 import type { MiddlewareLike } from '../middleware.js';
 import { methodDeclaration } from './method-declaration.js';
+import { KilnError } from '../kiln-error.js';
 
 function routeDecorator(method: string) {
   return function (path: string, ...middlewares: MiddlewareLike[]) {
     if (typeof path !== 'string') {
-      throw new TypeError(`@${method[0]}${method.slice(1).toLowerCase()}(path) needs a path string, got ${typeof path}`);
+      throw new KilnError('KILN008', `@${method[0]}${method.slice(1).toLowerCase()}(path) needs a path string, got ${typeof path}`);
     }
     return function (_handler: Function, context: ClassMethodDecoratorContext): void {
       methodDeclaration(context).routes.push({ method, path, middlewares });

@@ -1,3 +1,5 @@
+import { KilnError } from '../kiln-error.js';
+
 const paramName = /^[A-Za-z_$][\w$]*$/;
 
 /**
@@ -15,8 +17,8 @@ export function routeParamNames(path: string): string[] {
   for (const segment of path.split('/')) {
     if (!segment.startsWith(':')) continue;
     const name = segment.slice(1);
-    if (!paramName.test(name)) throw new TypeError(`Route path '${path}' has a malformed parameter segment '${segment}'`);
-    if (names.includes(name)) throw new TypeError(`Route path '${path}' declares the parameter ':${name}' twice`);
+    if (!paramName.test(name)) throw new KilnError('KILN006', `Route path '${path}' has a malformed parameter segment '${segment}'`);
+    if (names.includes(name)) throw new KilnError('KILN006', `Route path '${path}' declares the parameter ':${name}' twice`);
     names.push(name);
   }
   return names;

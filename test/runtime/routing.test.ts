@@ -120,7 +120,8 @@ Routing('the same method and path declared twice fails at createServer naming bo
   }
   assert.throws(
     () => createServer({ controllers: [ItemsController, Duplicate] }),
-    (error: Error) => error.message === 'Route GET /items/:key is declared twice: by ItemsController.get and by Duplicate.other',
+    (error: Error & { code?: string }) =>
+      error.message === 'Route GET /items/:key is declared twice: by ItemsController.get and by Duplicate.other' && error.code === 'KILN002',
   );
 });
 
@@ -131,7 +132,8 @@ Routing('a handler with parameters but no compiled binder fails at createServer'
   }
   assert.throws(
     () => createServer({ controllers: [Unbound] }),
-    (error: Error) =>
+    (error: Error & { code?: string }) =>
+      error.code === 'KILN003' &&
       error.message.startsWith('Route GET /x/:id (Unbound.get) declares 1 parameter(s) but has no compiled binder: kiln/transformer did not run') &&
       error.message.includes('"transform": "kiln/transformer", "transformProgram": true'),
   );

@@ -1,0 +1,29 @@
+/**
+ * Every error Kiln itself throws at start-up, by code. Build-time diagnostics of the transformer
+ * are KILN1xx and live in its own registry; these are KILN0xx. The README documents each code
+ * (a test checks it).
+ */
+export const runtimeErrorCodes = {
+  KILN001: 'a class listed in `controllers` is not decorated with `@Controller(basePath)`',
+  KILN002: 'the same method and path is declared by two handlers',
+  KILN003: 'a handler or middleware `use` declares parameters but has no compiled binder: kiln/transformer did not run on its file',
+  KILN004: 'a class middleware is not marked with `@Middleware()`',
+  KILN005: 'a middleware is neither a function nor a class with a `use` method',
+  KILN006: 'a route path has a malformed or repeated `:parameter`',
+  KILN007: 'the server configuration is invalid',
+  KILN008: 'a decorator got an invalid argument, or was put on a member it does not apply to',
+  KILN009: 'a Kiln parameter decorator was called at run time: kiln/transformer did not compile its file',
+} as const;
+
+export type RuntimeErrorCode = keyof typeof runtimeErrorCodes;
+
+/** A mistake in how the application is declared or configured, found before any request is served. */
+export class KilnError extends TypeError {
+  override name = 'KilnError';
+  constructor(
+    readonly code: RuntimeErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
