@@ -1,0 +1,27 @@
+// What the results were measured on, and how busy the machine was around each part.
+import os from 'node:os';
+import { readFileSync } from 'node:fs';
+
+export function loadAverage() {
+  return os.loadavg().map((value) => value.toFixed(2)).join(' ');
+}
+
+function typescriptVersion() {
+  try {
+    return JSON.parse(readFileSync(new URL('../../node_modules/typescript/package.json', import.meta.url), 'utf8')).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+export function machine() {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    cores: cpus.length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    typescript: typescriptVersion(),
+  };
+}

@@ -1,0 +1,141 @@
+// Writes bench/results/latest.md from the raw results of each part (bench/results/raw/*.json):
+// the machine and its load, the HTTP tables, Kiln against its targets, binding, cold start and
+// build overhead. A part that has not been run is listed as such.
+import { scenarios } from '../http/scenarios.mjs';
+import { servers, baseline } from '../http/servers.mjs';
+import { httpRows, roundRatio } from './http-summary.mjs';
+
+const serverNames = servers.map((server) => server.name);
+const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
+const whole = (value) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '–');
+
+function loadLine(part) {
+  return part.load ? ` Load average (1/5/15 min) before: ${part.load.before}; after: ${part.load.after}. Run ${part.load.at}.` : '';
+}
+
+function httpSection(http) {
+  const lines = [
+    '## HTTP throughput',
+    '',
+    `${http.rounds} rounds; per measurement ${http.warmupSeconds} s warm-up then ${http.seconds} s measured; ${http.loadGenerator}; ` +
+      'server pinned to core 0, load generator to core 1 (`taskset`), 127.0.0.1 only. Servers visited in a rotated order each round; ' +
+      'every server\'s answers were checked before it was timed. ' +
+      '"× raw" is the median of the per-round ratios to hand-written `node:http` on the same scenario.' + loadLine(http),
+    '',
+  ];
+  for (const scenario of scenarios) {
+    const rows = httpRows(http, serverNames, baseline, scenario.id);
+    if (rows.length === 0) continue;
+    lines.push(`### ${scenario.title}`, '', '| server | req/s (median) | × raw node:http | p99 ms | req/s per round |', '|---|---:|---:|---:|---|');
+    for (const row of rows) {
+      const name = row.server === 'Kiln' ? '**Kiln**' : row.server;
+      lines.push(`| ${name} | ${whole(row.rps)} | ${fixed(row.ratio, 2)} | ${fixed(row.p99Ms, 2)} | ${row.perRound.map(whole).join(' / ')} |`);
+    }
+    if (scenario.rateLimited) {
+      const limiters = servers.map((s) => `${s.name}: ${s.rateLimiter ?? 'none usual, not run'}`).join('; ');
+      lines.push('', `Limiters (max 1e9 per 60 s window, so none answers 429): ${limiters}.`);
+      for (const [server, reason] of Object.entries(http.unavailable ?? {})) lines.push(`${server}: unavailable (${reason}).`);
+    }
+    lines.push('');
+  }
+  return lines;
+}
+
+function targetRows(results) {
+  const rows = [];
+  const m = results.http?.measurements;
+  const add = (target, value, met, unit = '×') => rows.push(`| ${target} | ${Number.isFinite(value) ? `${value.toFixed(2)}${unit}` : 'not measured'} | ${Number.isFinite(value) ? (met(value) ? 'met' : '**missed**') : '–'} |`);
+  if (m) {
+    add('(b) ≥ 0.95× raw node:http', roundRatio(m, ['Kiln', 'b'], [baseline, 'b']), (v) => v >= 0.95);
+    add('(b) ≥ 1.0× Fastify', roundRatio(m, ['Kiln', 'b'], ['Fastify', 'b']), (v) => v >= 1.0);
+    add('(b) ≥ 1.0× Hono', roundRatio(m, ['Kiln', 'b'], ['Hono', 'b']), (v) => v >= 1.0);
+    add('(b) ≥ 8× NestJS', roundRatio(m, ['Kiln', 'b'], ['NestJS (express)', 'b']), (v) => v >= 8);
+    add('(b) ≥ 8× Express + routing-controllers', roundRatio(m, ['Kiln', 'b'], ['Express + routing-controllers', 'b']), (v) => v >= 8);
+    add('(d) ≥ 0.9× (b)', roundRatio(m, ['Kiln', 'd'], ['Kiln', 'b']), (v) => v >= 0.9);
+  }
+  if (results.binding) add('binding: compiled ≥ 10× faster than reflection', results.binding.ratio, (v) => v >= 10);
+  const cold = results.coldStart?.results;
+  if (cold) {
+    add('cold start ≤ 1/3 of NestJS', cold.Kiln.milliseconds / cold['NestJS (express)'].milliseconds, (v) => v <= 1 / 3);
+    add('peak RSS within 15 MB of raw node:http', cold.Kiln.peakRssMb - cold[baseline].peakRssMb, (v) => v <= 15, ' MB');
+  }
+  if (results.build?.ratio !== undefined) add('build overhead ≤ 1.25× plain tspc', results.build.ratio, (v) => v <= 1.25);
+  else rows.push('| build overhead ≤ 1.25× plain tspc | pending | – |');
+  return rows;
+}
+
+function bindingSection(binding) {
+  const rows = Object.entries(binding.timings).map(([name, t]) => `| ${name} | ${fixed(t.avgNs, 1)} | ${fixed(t.p50Ns, 1)} | ${fixed(t.p99Ns, 1)} |`);
+  return [
+    '## Binding micro-benchmark',
+    '',
+    'Binding the four arguments of `UsersController.get(id: number, active: boolean, tags: string[], requestId: string)` from one ' +
+      'request (params matched, query parsed, headers answered from Node\'s object). Outputs checked equal on 4 inputs before timing; mitata.' +
+      ` Kiln's binder: ${binding.source ?? 'hand-written in the generated shape'}.` + loadLine(binding),
+    '',
+    '| binder | ns/op (mean) | p50 | p99 |',
+    '|---|---:|---:|---:|',
+    ...rows,
+    '',
+    `Compiled is **${fixed(binding.ratio, 1)}×** faster than the reflection-based binder.`,
+    '',
+  ];
+}
+
+function coldStartSection(cold) {
+  const rows = Object.entries(cold.results).map(([name, r]) => `| ${name === 'Kiln' ? '**Kiln**' : name} | ${fixed(r.milliseconds, 0)} | ${fixed(r.peakRssMb, 1)} |`);
+  return [
+    '## Cold start',
+    '',
+    `Process spawn → first 200 on the last of ${cold.routeCount} generated routes (each \`GET /c<n>/r<m>/:id?q=\`, typed id), median of ${cold.runs} interleaved runs; ` +
+      `peak RSS is the process's VmHWM at that moment. Kiln's binders: ${cold.transformer ? 'generated by kiln/transformer' : 'hand-written in the generated shape'}.` + loadLine(cold),
+    '',
+    '| app | ms to first 200 | peak RSS MB |',
+    '|---|---:|---:|',
+    ...rows,
+    '',
+  ];
+}
+
+function buildSection(build) {
+  if (build.pending) return ['## Build overhead', '', `Pending: ${build.pending}`, ''];
+  return [
+    '## Build overhead',
+    '',
+    `\`tspc -p\` on a generated Kiln project of ${build.routeCount} routes, median of ${build.runs} interleaved runs.` + loadLine(build),
+    '',
+    '| build | seconds |',
+    '|---|---:|',
+    `| tspc without the plugin | ${fixed(build.withoutMs / 1000, 2)} |`,
+    `| tspc with kiln/transformer | ${fixed(build.withMs / 1000, 2)} |`,
+    '',
+    `Overhead: **${fixed(build.ratio, 2)}×**. ${build.note ?? ''}`,
+    '',
+  ];
+}
+
+export function resultsMarkdown(results) {
+  const machine = results.machine;
+  const lines = [
+    '# Kiln benchmark results',
+    '',
+    `Generated by \`npm run bench\` (${results.generatedAt}). Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}; ` +
+      `Node ${machine.node}; TypeScript ${machine.typescript}. Other work on the machine shares its 2 cores, so compare ratios within a round, not absolute figures across runs.`,
+    '',
+    '![HTTP throughput](latest.svg)',
+    '',
+    '## Kiln against its targets',
+    '',
+    '| target | measured | |',
+    '|---|---:|---|',
+    ...targetRows(results),
+    '',
+  ];
+  if (results.http) lines.push(...httpSection(results.http));
+  else lines.push('## HTTP throughput', '', 'Not run.', '');
+  if (results.binding) lines.push(...bindingSection(results.binding));
+  if (results.coldStart) lines.push(...coldStartSection(results.coldStart));
+  lines.push(...buildSection(results.build ?? { pending: 'not run' }));
+  lines.push('Rerun: `npm run bench` (all parts) or `npm run bench -- http|binding|cold-start|build` (one part; the others keep their last results).', '');
+  return lines.join('\n');
+}
