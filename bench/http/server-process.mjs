@@ -15,9 +15,9 @@ async function answers(url) {
   }
 }
 
-/** Spawns `node <script> <port> [--rate-limit]` under `taskset -c <serverCore>`. */
-export async function startServer(server, port, { rateLimited = false, timeoutMs = 20_000 } = {}) {
-  const args = ['-c', String(serverCore), process.execPath, server.script, String(port)];
+/** Spawns `node [nodeArgs] <script> <port> [--rate-limit]` under `taskset -c <serverCore>`. */
+export async function startServer(server, port, { rateLimited = false, timeoutMs = 20_000, nodeArgs = [] } = {}) {
+  const args = ['-c', String(serverCore), process.execPath, ...nodeArgs, server.script, String(port)];
   if (rateLimited) args.push('--rate-limit');
   const child = spawn('taskset', args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
   let stderr = '';
