@@ -1,0 +1,6 @@
+export { rateLimit } from './rate-limit.js';
+export type { RateLimitOptions } from './rate-limit-options.js';
+export type { RateLimitStore, RateLimitStoreOptions, RateLimitHit } from './rate-limit-store.js';
+export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
+export { RedisStore, RedisStoreTimeoutError, type RedisStoreOptions } from './redis-store.js';
+export type { RedisClientLike, IoRedisClientLike, NodeRedisClientLike } from './redis-client.js';

@@ -1,0 +1,91 @@
+import type { KilnRequest, MiddlewareFunction } from 'kiln';
+import { proxiedClientKey, socketClientKey } from './client-key.js';
+import { MemoryStore } from './memory-store.js';
+import type { RateLimitOptions } from './rate-limit-options.js';
+import type { RateLimitHit } from './rate-limit-store.js';
+import { handlerResponse, tooManyRequests } from './too-many-requests.js';
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
+}
+
+function checkOptions(max: number, windowMs: number): void {
+  if (!Number.isInteger(max) || max < 0) throw new TypeError(`rateLimit: max must be a whole number of requests (0 or more), got ${max}`);
+  if (!Number.isFinite(windowMs) || windowMs <= 0) throw new TypeError(`rateLimit: windowMs must be a positive number of milliseconds, got ${windowMs}`);
+}
+
+/**
+ * A sliding-window rate limiter. Per request: `skip` → key → count in the store → continue, or
+ * answer 429 once the count exceeds `max`. Headers are recorded on the request
+ * (`req.setResponseHeader`) and added to whatever response the request ends with, so a request
+ * that passes costs no `Response`; with the default `MemoryStore` the middleware is synchronous.
+ *
+ * One instance reused on several routes shares its counters: a client gets `max` requests across
+ * all of them. Create one instance per limit you want to keep separate.
+ *
+ * @example
+ * ```ts
+ * const strict = rateLimit({ max: 5, windowMs: 60_000 });
+ *
+ * @Controller('/auth')
+ * class Auth {
+ *   @Post('/login', strict) login() { ... }
+ *   @Post('/reset', strict) reset() { ... }   // shares the 5 requests with /login
+ * }
+ *
+ * createServer({ controllers: [Auth], middlewares: [rateLimit()] });  // 100 per minute overall
+ * ```
+ */
+export function rateLimit(options: RateLimitOptions = {}): MiddlewareFunction {
+  const max = options.max ?? 100;
+  const windowMs = options.windowMs ?? 60_000;
+  checkOptions(max, windowMs);
+  const store = options.store ?? new MemoryStore();
+  store.init?.({ windowMs, max });
+  const keyGenerator = options.keyGenerator ?? (options.trustProxy === false ? socketClientKey : proxiedClientKey);
+  const { handler, skip } = options;
+  const standardHeaders = options.standardHeaders ?? true;
+  const limitText = String(max);
+
+  const refuse = (req: KilnRequest, resetTime: number): unknown => {
+    const retryAfter = Math.max(1, Math.ceil((resetTime - Date.now()) / 1000));
+    if (standardHeaders) req.setResponseHeader('Retry-After', String(retryAfter));
+    if (handler === undefined) return tooManyRequests(retryAfter);
+    const result = handler(req, max, 0, resetTime);
+    return isPromiseLike(result) ? Promise.resolve(result).then((value) => handlerResponse(value, retryAfter)) : handlerResponse(result, retryAfter);
+  };
+
+  // hot path: three recorded headers and no allocation beyond their strings
+  const decide = (req: KilnRequest, count: number, resetTime: number): unknown => {
+    if (count === 0) return undefined; // the store let it through uncounted (e.g. failing open)
+    if (standardHeaders) {
+      req.setResponseHeader('RateLimit-Limit', limitText);
+      req.setResponseHeader('RateLimit-Remaining', count >= max ? '0' : String(max - count));
+      req.setResponseHeader('RateLimit-Reset', String(Math.ceil(resetTime / 1000)));
+    }
+    return count <= max ? undefined : refuse(req, resetTime);
+  };
+
+  const fromHit = (req: KilnRequest) => (hit: RateLimitHit) => decide(req, hit.count, hit.resetTime);
+  const fromCount = (req: KilnRequest) => (count: number) => decide(req, count, Date.now() + windowMs);
+
+  // hot path: synchronous whenever the store answers synchronously
+  const count = (req: KilnRequest): unknown => {
+    const key = keyGenerator(req);
+    if (store.hit !== undefined) {
+      const hit = store.hit(key);
+      return isPromiseLike(hit) ? hit.then(fromHit(req)) : decide(req, hit.count, hit.resetTime);
+    }
+    const counted = store.increment(key);
+    return isPromiseLike(counted) ? counted.then(fromCount(req)) : decide(req, counted, Date.now() + windowMs);
+  };
+
+  return function rateLimitMiddleware(req: KilnRequest): unknown {
+    if (skip !== undefined) {
+      const skipped = skip(req);
+      if (isPromiseLike(skipped)) return skipped.then((yes) => (yes ? undefined : count(req)));
+      if (skipped) return undefined;
+    }
+    return count(req);
+  };
+}

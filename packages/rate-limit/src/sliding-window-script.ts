@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The Redis side of `RedisStore`: the same sliding log as `MemoryStore`, as one sorted set per
+ * key (score = request time in ms), run atomically as one script so that concurrent requests
+ * from any number of processes are counted exactly. Time comes from the Redis server, so app
+ * machines with skewed clocks still agree.
+ *
+ * KEYS[1] the key's sorted set; ARGV[1] windowMs; ARGV[2] max (-1: no cap); ARGV[3] a unique member.
+ * Returns { requests in the window with this one, ms until the oldest counted request leaves it }.
+ * A refused request is not recorded, as in MemoryStore.
+ */
+export const slidingWindowScript = `
+if redis.replicate_commands then redis.replicate_commands() end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local window = tonumber(ARGV[1])
+local max = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local live = redis.call('ZCARD', KEYS[1])
+if max < 0 or live < max then
+  redis.call('ZADD', KEYS[1], now, ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], window)
+end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local wait = window
+if oldest[2] then wait = tonumber(oldest[2]) + window - now end
+return { live + 1, wait }
+`;
+
+export const slidingWindowSha = createHash('sha1').update(slidingWindowScript).digest('hex');
