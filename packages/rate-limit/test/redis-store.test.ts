@@ -1,0 +1,262 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { Controller, Get } from 'kiln';
+import { rateLimit, RedisStore, RedisStoreTimeoutError, type NodeRedisClientLike, type RateLimitStore, type RedisClientLike } from '@kiln/rate-limit';
+import { connectRedis, redisUrl } from './support/redis.js';
+import { get, limitHeaders, start } from './support/server.js';
+import { storeContract } from './support/store-contract.js';
+
+const prefix = `kiln-rl-test:${process.pid}:`;
+
+function serve(options: Parameters<typeof rateLimit>[0]) {
+  @Controller('/')
+  class Api { @Get('/ping') ping() { return { ok: true }; } }
+  return start({ controllers: [Api], middlewares: [rateLimit(options)] });
+}
+
+/** An ioredis-shaped client whose script calls never answer (a Redis that is gone, commands queued). */
+const silentClient = (): RedisClientLike => ({
+  evalsha: () => new Promise(() => {}),
+  eval: () => new Promise(() => {}),
+  del: () => new Promise(() => {}),
+});
+
+/** An ioredis-shaped client whose script calls fail at once. */
+const failingClient = (): RedisClientLike => ({
+  evalsha: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')),
+  eval: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')),
+  del: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')),
+});
+
+// ---- What needs no Redis: the client check, the adapters and the unreachable-Redis policy ----
+
+test('RedisStore needs an ioredis or redis client', () => {
+  assert.throws(() => new RedisStore(undefined as never), /needs \{ client \}/);
+  assert.throws(() => new RedisStore({ client: {} as never }), /ioredis client \(evalsha\) or a redis client \(evalSha\)/);
+});
+
+test('unreachable, default failOpen: the request passes after timeoutMs, uncounted and without headers', async () => {
+  const errors: unknown[] = [];
+  const s = await serve({ max: 1, store: new RedisStore({ client: silentClient(), timeoutMs: 100, onError: (e) => errors.push(e) }) });
+  for (let i = 0; i < 2; i++) {
+    const started = Date.now();
+    const r = await get(s.base, '/ping');
+    const took = Date.now() - started;
+    assert.is(r.status, 200);
+    assert.equal(limitHeaders(r), { limit: null, remaining: null, reset: null, retryAfter: null });
+    assert.ok(took >= 95 && took < 1000, `answered in ${took} ms`);
+  }
+  assert.is(errors.length, 2);
+  assert.instance(errors[0], RedisStoreTimeoutError);
+  await s.close();
+});
+
+test('unreachable, failOpen false: refused with the limiter\'s 429 and its headers', async () => {
+  const s = await serve({ max: 5, windowMs: 2000, store: new RedisStore({ client: failingClient(), failOpen: false, onError: () => {} }) });
+  const r = await get(s.base, '/ping');
+  assert.is(r.status, 429);
+  assert.equal(r.json(), { error: 'Too Many Requests', message: 'Rate limit exceeded. Try again in 2 seconds.' });
+  assert.equal(limitHeaders(r).remaining, '0');
+  assert.equal(limitHeaders(r).retryAfter, '2');
+  await s.close();
+});
+
+test('a real ioredis client on a closed port: requests never hang (failOpen default, timeoutMs 150)', async () => {
+  const client = new Redis('redis://127.0.0.1:1', { retryStrategy: () => 200 });
+  client.on('error', () => {});
+  const store = new RedisStore({ client, timeoutMs: 150, onError: () => {} });
+  store.init({ windowMs: 1000, max: 1 });
+  const started = Date.now();
+  const counts = await Promise.all([store.increment('a'), store.increment('a'), store.increment('b')]);
+  const took = Date.now() - started;
+  assert.equal(counts, [0, 0, 0]);
+  assert.ok(took < 1000, `took ${took} ms`);
+  client.disconnect();
+});
+
+test('the default onError warns once per outage', async () => {
+  const warnings: unknown[][] = [];
+  const realWarn = console.warn;
+  console.warn = (...args: unknown[]) => { warnings.push(args); };
+  try {
+    let healthy = false;
+    const client: RedisClientLike = {
+      evalsha: () => (healthy ? Promise.resolve([1, 1000]) : Promise.reject(new Error('down'))),
+      eval: () => Promise.reject(new Error('down')),
+      del: () => Promise.resolve(1),
+    };
+    const store = new RedisStore({ client });
+    store.init({ windowMs: 1000, max: 1 });
+    await store.hit('k');
+    await store.hit('k');
+    assert.is(warnings.length, 1);
+    assert.match(String(warnings[0]![0]), /Redis failed; letting requests through/);
+    healthy = true;
+    assert.is((await store.hit('k')).count, 1);
+    healthy = false;
+    await store.hit('k');
+    assert.is(warnings.length, 2, 'a new outage warns again');
+  } finally {
+    console.warn = realWarn;
+  }
+});
+
+test('redis (node-redis) client: evalSha with { keys, arguments }, EVAL when the script is not loaded', async () => {
+  const calls: unknown[][] = [];
+  const client: NodeRedisClientLike = {
+    evalSha: async (sha, options) => { calls.push(['evalSha', sha, options]); throw new Error('NOSCRIPT No matching script. Please use EVAL.'); },
+    eval: async (script, options) => { calls.push(['eval', script.length > 0, options]); return [2, 750]; },
+    del: async (key) => { calls.push(['del', key]); return 1; },
+  };
+  const store = new RedisStore({ client, prefix: 'p:' });
+  store.init({ windowMs: 1000, max: 5 });
+  const before = Date.now();
+  const hit = await store.hit('k');
+  assert.is(hit.count, 2);
+  assert.ok(hit.resetTime >= before + 750 && hit.resetTime <= Date.now() + 750);
+  assert.is(calls[0]![0], 'evalSha');
+  assert.match(String(calls[0]![1]), /^[0-9a-f]{40}$/);
+  const { keys, arguments: args } = calls[0]![2] as { keys: string[]; arguments: string[] };
+  assert.equal(keys, ['p:k']);
+  assert.equal(args.slice(0, 2), ['1000', '5']);
+  assert.equal(calls[1]!.slice(0, 2), ['eval', true]);
+  await store.reset('k');
+  assert.equal(calls[2], ['del', 'p:k']);
+});
+
+// ---- Against a real redis-server ----
+
+const redis = await connectRedis();
+if ('skip' in redis) console.log(redis.skip);
+const client = 'client' in redis ? redis.client : undefined;
+const redisTest = client ? test : test.skip;
+
+function redisStore(windowMs: number, max: number, extra: Partial<ConstructorParameters<typeof RedisStore>[0]> = {}) {
+  const store = new RedisStore({ client: client!, prefix, ...extra });
+  store.init({ windowMs, max });
+  return store;
+}
+
+storeContract(redisTest, 'RedisStore', (windowMs, max) => redisStore(windowMs, max), 25);
+
+redisTest('keys live under the prefix as a sorted set that expires with the window', async () => {
+  const store = redisStore(1500, 2);
+  await store.increment('shape');
+  await store.increment('shape');
+  await store.increment('shape'); // refused, not recorded
+  assert.is(await client!.type(`${prefix}shape`), 'zset');
+  assert.is(await client!.zcard(`${prefix}shape`), 2);
+  const ttl = await client!.pttl(`${prefix}shape`);
+  assert.ok(ttl > 1000 && ttl <= 1500, `pttl ${ttl}`);
+});
+
+redisTest('the script is reloaded when Redis has forgotten it (SCRIPT FLUSH), for both clients', async () => {
+  const store = redisStore(1000, 10);
+  assert.is(await store.increment('flush'), 1);
+  await client!.script('FLUSH');
+  assert.is(await store.increment('flush'), 2);
+  const nodeRedisShaped: NodeRedisClientLike = {
+    evalSha: (sha, { keys, arguments: args }) => client!.evalsha(sha, keys.length, ...keys, ...args),
+    eval: (script, { keys, arguments: args }) => client!.eval(script, keys.length, ...keys, ...args),
+    del: (key) => client!.del(key),
+  };
+  await client!.script('FLUSH');
+  const viaRedis = new RedisStore({ client: nodeRedisShaped, prefix });
+  viaRedis.init({ windowMs: 1000, max: 10 });
+  assert.is(await viaRedis.increment('flush'), 3);
+});
+
+redisTest('over HTTP: headers exact and truthful with a RedisStore', async () => {
+  const s = await serve({ max: 2, windowMs: 2000, store: new RedisStore({ client: client!, prefix: `${prefix}http:` }) });
+  const before = Date.now();
+  const first = await get(s.base, '/ping');
+  const after = Date.now();
+  assert.equal([first.status, limitHeaders(first).limit, limitHeaders(first).remaining], [200, '2', '1']);
+  const reset = Number(limitHeaders(first).reset);
+  assert.ok(reset >= Math.ceil((before + 2000 - 25) / 1000) && reset <= Math.ceil((after + 2000 + 25) / 1000));
+  assert.is((await get(s.base, '/ping')).status, 200);
+  const denied = await get(s.base, '/ping');
+  assert.is(denied.status, 429);
+  assert.equal([limitHeaders(denied).remaining, limitHeaders(denied).reset, limitHeaders(denied).retryAfter], ['0', String(reset), '2']);
+  await s.close();
+});
+
+redisTest('200 concurrent requests against max 50 (RedisStore): exactly 50 pass', async () => {
+  const s = await serve({ max: 50, windowMs: 10_000, store: new RedisStore({ client: client!, prefix: `${prefix}burst:` }) });
+  const statuses = await Promise.all(Array.from({ length: 200 }, () => fetch(`${s.base}/ping`).then(async (r) => { await r.arrayBuffer(); return r.status; })));
+  const passed = statuses.filter((status) => status === 200).length;
+  const refused = statuses.filter((status) => status === 429).length;
+  console.log(`RedisStore, 200 concurrent vs max 50: ${passed} passed, ${refused} refused`);
+  assert.equal([passed, refused], [50, 150]);
+  await s.close();
+});
+
+async function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
+  const script = fileURLToPath(new URL('./support/redis-app.js', import.meta.url));
+  const child = spawn(process.execPath, [script], { env: { ...process.env, REDIS_URL: redisUrl, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  return { child, base: `http://127.0.0.1:${JSON.parse(line).port}` };
+}
+
+redisTest('two server processes sharing one Redis: the limit holds across both', async () => {
+  const env = { RL_PREFIX: `${prefix}cluster:`, RL_MAX: '50', RL_WINDOW_MS: '20000' };
+  const [a, b] = await Promise.all([startChild(env), startChild(env)]);
+  try {
+    // In turn: 30 to A pass, then B gets the 20 left, then both refuse.
+    const statusesOf = async (base: string, n: number) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < n; i++) statuses.push((await get(base, '/ping')).status);
+      return statuses;
+    };
+    const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
+    const fromA = await statusesOf(a.base, 30);
+    const fromB = await statusesOf(b.base, 30);
+    assert.equal([count(fromA, 200), count(fromB, 200), count(fromB, 429)], [30, 20, 10]);
+    assert.is((await get(a.base, '/ping')).status, 429);
+
+    // At once: 100 concurrent requests split over both processes, against a fresh counter.
+    await client!.del(`${prefix}cluster:everyone`);
+    const burst = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => fetch(`${(i % 2 ? a : b).base}/ping`).then(async (r) => ({ status: r.status, pid: r.ok ? ((await r.json()) as { pid: number }).pid : (await r.arrayBuffer(), 0) }))),
+    );
+    const passed = burst.filter((r) => r.status === 200);
+    const pids = new Set(passed.map((r) => r.pid));
+    console.log(`two processes, 100 concurrent vs max 50: ${passed.length} passed (served by ${pids.size} processes), ${burst.length - passed.length} refused`);
+    assert.is(passed.length, 50);
+    assert.is(burst.filter((r) => r.status === 429).length, 50);
+    assert.is(pids.size, 2);
+  } finally {
+    for (const { child } of [a, b]) child.stdin!.end();
+    await Promise.all([a, b].map(({ child }) => (child.exitCode === null ? once(child, 'exit') : undefined)));
+  }
+});
+
+redisTest('the spec\'s typical custom store (INCR, then EXPIRE of windowMs rounded up to seconds) works', async () => {
+  const windowMs = 1500;
+  const store: RateLimitStore = {
+    async increment(key) {
+      const count = await client!.incr(`${prefix}typical:${key}`);
+      if (count === 1) await client!.expire(`${prefix}typical:${key}`, Math.ceil(windowMs / 1000));
+      return count;
+    },
+    async reset(key) { await client!.del(`${prefix}typical:${key}`); },
+  };
+  const s = await serve({ max: 2, windowMs, store });
+  const statuses = [(await get(s.base, '/ping')).status, (await get(s.base, '/ping')).status, (await get(s.base, '/ping')).status];
+  assert.equal(statuses, [200, 200, 429]);
+  assert.is(await client!.ttl(`${prefix}typical:127.0.0.1`), 2);
+  await s.close();
+});
+
+redisTest('clean up the test keys', async () => {
+  const keys = await client!.keys(`${prefix}*`);
+  if (keys.length > 0) await client!.del(...keys);
+  client!.disconnect();
+});
+
+test.run();
