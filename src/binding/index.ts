@@ -1,4 +1,16 @@
-// What generated binders import ('kiln/binding'). Not for application code.
+// What generated binders import ('kiln/binding'). Not for application code: kiln/transformer
+// writes one straight-line binder per route that calls these small, separately tested helpers.
 export { compiledBinder, type Binder } from '../binder.js';
 export { BodyParseError } from '../request/body-parser.js';
 export { HttpError } from '../http-error.js';
+export type { KilnRequest } from '../request/kiln-request.js';
+export { firstText, listOf, splitHeader, type RawValue } from './raw-value.js';
+export { conversionError, requiredError } from './parameter-error.js';
+export { required } from './required.js';
+export { toText } from './to-text.js';
+export { toBoolean, toBooleanArray, parseBoolean } from './to-boolean.js';
+export { toNumber, toNumberArray, parseNumber } from './to-number.js';
+export { toDate, toDateArray, parseDate } from './to-date.js';
+export { toJson, toJsonArray, parseJson } from './to-json.js';
+export { toEnum, toEnumArray, parseEnum } from './to-enum.js';
+export { readBody, bodyField, requiredBody } from './body.js';

@@ -1,0 +1,29 @@
+import { BodyParseError } from '../request/body-parser.js';
+import type { KilnRequest } from '../request/kiln-request.js';
+import { HttpError } from '../http-error.js';
+
+/**
+ * Reads and parses the body once for all `@Body` parameters of a binder. Without `strict`, a body
+ * that is not valid JSON is `undefined`; with it, the 400 `Failed to parse JSON body: <detail>`
+ * propagates. Every other HttpError (413 too large, 415 unsupported type) propagates in both modes.
+ */
+export function readBody(req: KilnRequest, strict: boolean): Promise<unknown> {
+  const parsed = req.parseBody();
+  return strict ? parsed : parsed.catch(ignoreParseError);
+}
+
+function ignoreParseError(error: unknown): undefined {
+  if (error instanceof BodyParseError) return undefined;
+  throw error;
+}
+
+/** `@Body('field')`: one field of an object body; `undefined` when the body is not an object. */
+export function bodyField(body: unknown, field: string): unknown {
+  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[field] : undefined;
+}
+
+/** With `strict`, an absent body for a `@Body()` parameter whose type does not admit `undefined` is a 400. */
+export function requiredBody(body: unknown, strict: boolean): unknown {
+  if (strict && body === undefined) throw new HttpError(400, 'Request body is required');
+  return body;
+}

@@ -1,0 +1,141 @@
+import type { Conversion, FileModel, ItemConversion, MethodModel, ParameterModel } from './model.cjs';
+
+/** The namespace generated code reads helpers through; kept by name in every module format. */
+export const helpers = 'kiln$b';
+
+/** A TypeScript single-quoted string literal. */
+function quote(text: string): string {
+  return `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+}
+
+/** Enum value lists become module constants, so a request allocates no array to check against. */
+class ValueLists {
+  readonly #names = new Map<string, string>();
+
+  nameOf(values: readonly (string | number)[]): string {
+    const literal = `[${values.map((v) => (typeof v === 'string' ? quote(v) : String(v))).join(', ')}]`;
+    let name = this.#names.get(literal);
+    if (name === undefined) {
+      name = `kiln$values_${this.#names.size}`;
+      this.#names.set(literal, name);
+    }
+    return name;
+  }
+
+  declarations(): string[] {
+    return [...this.#names].map(([literal, name]) => `const ${name} = ${literal} as const;`);
+  }
+}
+
+/** The expression that reads a parameter's raw value from its source. */
+function readExpression(parameter: ParameterModel): string {
+  const key = quote(parameter.key);
+  switch (parameter.source) {
+    case 'param': return `req.params[${key}]`;
+    case 'query': return `req.query[${key}]`;
+    case 'header': return `req.headers.get(${key})`;
+    case 'body': return parameter.key === '' ? 'body' : `${helpers}.bodyField(body, ${key})`;
+    case 'request': return parameter.key === '' ? 'req' : `req[${key}]`;
+  }
+}
+
+function itemArrayExpression(item: ItemConversion, list: string, key: string, values: ValueLists): string {
+  switch (item.kind) {
+    case 'text': return list;
+    case 'boolean': return `${helpers}.toBooleanArray(${list})`;
+    case 'number': return `${helpers}.toNumberArray(${list}, ${key}, strict)`;
+    case 'date': return `${helpers}.toDateArray(${list}, ${key}, strict)`;
+    case 'json': return `${helpers}.toJsonArray(${list}, ${key}, strict)`;
+    case 'enum': return `${helpers}.toEnumArray(${list}, ${key}, strict, ${values.nameOf(item.values)})`;
+  }
+}
+
+function convertExpression(parameter: ParameterModel, conversion: Conversion, values: ValueLists): string {
+  const key = quote(parameter.key);
+  let read = readExpression(parameter);
+  if (parameter.required) {
+    read = parameter.source === 'body' && parameter.key === '' ? `${helpers}.requiredBody(body, strict)` : `${helpers}.required(${read}, ${key}, strict)`;
+  }
+  switch (conversion.kind) {
+    case 'raw': return parameter.source === 'header' ? `${helpers}.toText(${read})` : read;
+    case 'text': return parameter.source === 'param' ? read : `${helpers}.toText(${read})`;
+    case 'boolean': return `${helpers}.toBoolean(${read})`;
+    case 'number': return `${helpers}.toNumber(${read}, ${key}, strict)`;
+    case 'date': return `${helpers}.toDate(${read}, ${key}, strict)`;
+    case 'json': return `${helpers}.toJson(${read}, ${key}, strict)`;
+    case 'enum': return `${helpers}.toEnum(${read}, ${key}, strict, ${values.nameOf(conversion.values)})`;
+    case 'array': {
+      const list = parameter.source === 'header' ? `${helpers}.splitHeader(${read})` : `${helpers}.listOf(${read})`;
+      return itemArrayExpression(conversion.item, list, key, values);
+    }
+  }
+}
+
+function describeParameter(parameter: ParameterModel): string {
+  const from = parameter.source === 'request' ? (parameter.key === '' ? '@Req()' : `request.${parameter.key}`) : `${parameter.source}${parameter.key === '' ? '' : ` '${parameter.key}'`}`;
+  return `${parameter.parameterName}: ${parameter.typeText} ← ${from}`.replace(/\*\//g, '* /');
+}
+
+function binderName(method: MethodModel, taken: Set<string>): string {
+  const base = `kiln$bind_${method.className}_${method.methodName}`.replace(/[^\w$]/g, '_');
+  let name = base;
+  for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
+  taken.add(name);
+  return name;
+}
+
+/** The source of one binder: one straight-line function per route handler or middleware `use`. */
+function binderSource(method: MethodModel, name: string, file: FileModel, values: ValueLists): string {
+  const readsBody = method.parameters.some((p) => p?.source === 'body');
+  const title = method.kind === 'route'
+    ? `${method.routes.map((r) => `${r.method} ${r.path ?? '(path known at run time)'}`).join(', ')} → ${method.className}.${method.methodName}`
+    : `middleware ${method.className}.use`;
+  const lines = [`/** ${title} (${file.displayName}:${method.line}) */`];
+  lines.push(readsBody
+    ? `async function ${name}(req: ${helpers}.KilnRequest, strict: boolean): Promise<unknown[]> {`
+    : `function ${name}(req: ${helpers}.KilnRequest, strict: boolean): unknown[] {`);
+  if (readsBody) lines.push(`  const body = await ${helpers}.readBody(req, strict);`);
+  lines.push('  return [');
+  for (const parameter of method.parameters) {
+    if (parameter === undefined) lines.push('    undefined, // not bound: see the KILN error reported for this parameter');
+    else lines.push(`    ${convertExpression(parameter, parameter.conversion, values)}, // ${describeParameter(parameter)}`);
+  }
+  lines.push('  ];', '}');
+  return lines.join('\n');
+}
+
+/** What the transformer appends to one file: the helpers import, value lists, binders, and the names of the binders by method. */
+export interface GeneratedCode {
+  readonly text: string;
+  /** Binder function name by the method's `nameEnd`. */
+  readonly binders: ReadonlyMap<number, string>;
+}
+
+/**
+ * Writes the generated tail of a file. It is type-checked with the user's code; at emit time the
+ * import and the constants move to the top of the file and the `void` statement (which only
+ * keeps the blanked decorators' imports and the binders referenced for `noUnusedLocals`) is dropped.
+ */
+export function emitFileCode(file: FileModel, bindingModule: string, commonJs: boolean): GeneratedCode {
+  const values = new ValueLists();
+  const taken = new Set<string>();
+  const binders = new Map<number, string>();
+  const functions: string[] = [];
+  for (const method of file.methods) {
+    const name = binderName(method, taken);
+    binders.set(method.nameEnd, name);
+    functions.push(binderSource(method, name, file, values));
+  }
+  const importLine = commonJs ? `import ${helpers} = require(${quote(bindingModule)});` : `import * as ${helpers} from ${quote(bindingModule)};`;
+  const kept = [helpers, ...file.references, ...binders.values()];
+  const text = [
+    '',
+    '// ---- generated by kiln/transformer: parameter binders (docs/transformer.md) ----',
+    importLine,
+    ...values.declarations(),
+    ...functions,
+    `void [${kept.join(', ')}];`,
+    '',
+  ].join('\n');
+  return { text, binders };
+}

@@ -1,0 +1,27 @@
+// Every build-time diagnostic kiln/transformer reports, in one registry. A test checks that each
+// code here is documented in docs/transformer.md.
+
+export interface DiagnosticCode {
+  readonly code: number;
+  /** One line: what is wrong. */
+  readonly title: string;
+}
+
+export const diagnosticCodes = {
+  paramNotInPath: { code: 101, title: "@Param('x') names a route parameter that the route path does not declare" },
+  unboundParameter: { code: 102, title: 'a route handler or middleware use() parameter has no Kiln binding decorator' },
+  unsupportedType: { code: 103, title: 'the declared type of a parameter cannot be converted from request text' },
+  itemsContradictType: { code: 104, title: "the items argument contradicts the parameter's declared type, or is not known at build time" },
+  duplicateRoute: { code: 105, title: 'the same method and path are declared twice in one program' },
+  notARouteOrUse: { code: 106, title: 'a Kiln parameter decorator is on a method that is neither a route nor a middleware use()' },
+  nameNotLiteral: { code: 107, title: 'the name given to a Kiln parameter decorator is not a string literal' },
+  twoBindings: { code: 108, title: 'a parameter has more than one Kiln binding decorator' },
+  generatedCodeError: { code: 190, title: 'internal: the generated binder does not type-check (a kiln/transformer bug; please report it)' },
+} as const satisfies Record<string, DiagnosticCode>;
+
+export type DiagnosticKey = keyof typeof diagnosticCodes;
+
+/** `KILN101` */
+export function codeLabel(key: DiagnosticKey): string {
+  return `KILN${diagnosticCodes[key].code}`;
+}

@@ -1,0 +1,71 @@
+import type * as ts from 'typescript';
+import { helpers } from './binder-emitter.cjs';
+
+/** What the emit phase needs to know about one rewritten file. */
+export interface EmitPlan {
+  /** Where the generated code starts (the original file's length). */
+  readonly generatedStart: number;
+  /** Binder function name by the method's name end offset. */
+  readonly binders: ReadonlyMap<number, string>;
+}
+
+/**
+ * The emit-time `before` transformer. It puts `@kiln$b.compiledBinder(binder)` on each method
+ * that has a binder (TypeScript then downlevels it like any decorator, so the binder is attached
+ * when the class is defined), moves the generated import and constants to the top of the file
+ * (so they exist before any class is defined, in ES modules and CommonJS alike), drops the
+ * generated `void [...]` statement, and keeps the generated functions out of the source map.
+ * Emit-time edits do not move any position the checker reported.
+ */
+export function emitTransformer(tsi: typeof ts, plans: ReadonlyMap<string, EmitPlan>): ts.TransformerFactory<ts.SourceFile> {
+  return (context) => (file) => {
+    const plan = plans.get(file.fileName);
+    if (plan === undefined) return file;
+    const { factory } = context;
+
+    const visitor = (node: ts.Node): ts.Node => {
+      if (tsi.isMethodDeclaration(node)) {
+        const binder = plan.binders.get(node.name.getEnd());
+        if (binder === undefined) return node;
+        const decorator = factory.createDecorator(
+          factory.createCallExpression(
+            factory.createPropertyAccessExpression(factory.createIdentifier(helpers), 'compiledBinder'),
+            undefined,
+            [factory.createIdentifier(binder)],
+          ),
+        );
+        return factory.updateMethodDeclaration(
+          node, [decorator, ...(node.modifiers ?? [])], node.asteriskToken, node.name,
+          node.questionToken, node.typeParameters, node.parameters, node.type, node.body,
+        );
+      }
+      return tsi.visitEachChild(node, visitor, context);
+    };
+
+    const top: ts.Statement[] = [];
+    const rest: ts.Statement[] = [];
+    for (const statement of file.statements) {
+      // Generated statements end after the original text; synthesized ones (end -1) are the user's.
+      if (statement.end <= plan.generatedStart) {
+        rest.push(tsi.visitNode(statement, visitor) as ts.Statement);
+      } else if (tsi.isImportDeclaration(statement) || tsi.isImportEqualsDeclaration(statement) || tsi.isVariableStatement(statement)) {
+        tsi.setEmitFlags(statement, tsi.EmitFlags.NoSourceMap | tsi.EmitFlags.NoNestedSourceMaps | tsi.EmitFlags.NoLeadingComments);
+        top.push(statement);
+      } else if (tsi.isFunctionDeclaration(statement)) {
+        tsi.setEmitFlags(statement, tsi.EmitFlags.NoSourceMap | tsi.EmitFlags.NoNestedSourceMaps);
+        rest.push(statement);
+      }
+      // The generated `void [...]` statement is dropped.
+    }
+    // Generated imports and constants go after the file's own leading imports.
+    let insertAt = 0;
+    while (insertAt < rest.length && isPreamble(tsi, rest[insertAt]!)) insertAt++;
+    return factory.updateSourceFile(file, [...rest.slice(0, insertAt), ...top, ...rest.slice(insertAt)]);
+  };
+}
+
+/** A prologue directive (`'use strict'`) or an import: what stays above the generated preamble. */
+function isPreamble(tsi: typeof ts, statement: ts.Statement): boolean {
+  if (tsi.isImportDeclaration(statement) || tsi.isImportEqualsDeclaration(statement)) return true;
+  return tsi.isExpressionStatement(statement) && tsi.isStringLiteral(statement.expression);
+}

@@ -1,0 +1,38 @@
+import type * as ts from 'typescript';
+import { codeLabel, diagnosticCodes, type DiagnosticKey } from './diagnostic-codes.cjs';
+
+/** The offset at which a code's number is reported, so editors and tspc print e.g. `TS9101` next to `KILN101`. */
+const codeOffset = 9000;
+
+/**
+ * A Kiln build error on a node, as a `ts.Diagnostic` that tspc prints with file:line:column
+ * (`error TS9101: KILN101 ...`) and editors show with source `kiln`.
+ */
+export function kilnDiagnostic(
+  tsi: typeof ts,
+  key: DiagnosticKey,
+  node: ts.Node,
+  message: string,
+): ts.Diagnostic {
+  const file = node.getSourceFile();
+  const start = node.getStart(file);
+  return {
+    file,
+    start,
+    length: node.getEnd() - start,
+    category: tsi.DiagnosticCategory.Error,
+    code: codeOffset + diagnosticCodes[key].code,
+    source: 'kiln',
+    messageText: `${codeLabel(key)}: ${message}`,
+  };
+}
+
+/** `KILN101` for a Kiln diagnostic. */
+export function kilnCodeOf(diagnostic: ts.Diagnostic): string {
+  return `KILN${diagnostic.code - codeOffset}`;
+}
+
+/** Whether a diagnostic is one of Kiln's. */
+export function isKilnDiagnostic(diagnostic: ts.Diagnostic): boolean {
+  return diagnostic.source === 'kiln';
+}

@@ -1,0 +1,69 @@
+// The plain-data model between the pipeline's stages: `analyse` fills it from the checker,
+// `emit` writes code from it, tests assert on it. No TypeScript nodes in here.
+
+/** Where a bound parameter comes from (the `source` of the `ParameterBinding` brand). */
+export type ParameterSource = 'body' | 'param' | 'query' | 'header' | 'request';
+
+/** How one item (a scalar, or one element of an array) is converted from text. */
+export type ItemConversion =
+  | { readonly kind: 'text' }
+  | { readonly kind: 'boolean' }
+  | { readonly kind: 'number' }
+  | { readonly kind: 'date' }
+  | { readonly kind: 'json' }
+  | { readonly kind: 'enum'; readonly values: readonly (string | number)[] };
+
+/** How a parameter's value is produced from what its source gives. */
+export type Conversion =
+  | ItemConversion
+  /** Passed as read: `any`/`unknown` declared types, `@Body`, `@Req()` and request properties. */
+  | { readonly kind: 'raw' }
+  | { readonly kind: 'array'; readonly item: ItemConversion };
+
+/** One bound handler parameter. */
+export interface ParameterModel {
+  /** Position in the method's parameter list. */
+  readonly index: number;
+  /** The parameter's name in the source (for comments). */
+  readonly parameterName: string;
+  readonly source: ParameterSource;
+  /** The request key: route parameter, query key, header name (lower case), body field, request property; '' for the whole body / request. */
+  readonly key: string;
+  readonly conversion: Conversion;
+  /** With strictValidation, an absent value is a 400: the declared type does not admit `undefined`. */
+  readonly required: boolean;
+  /** The declared type as written (for comments). */
+  readonly typeText: string;
+}
+
+export interface RouteModel {
+  readonly method: string;
+  /** The full path (controller base path + method path), when both are known at build time. */
+  readonly path: string | undefined;
+}
+
+/** One route handler or middleware `use` method that needs a binder. */
+export interface MethodModel {
+  readonly className: string;
+  readonly methodName: string;
+  readonly kind: 'route' | 'middleware';
+  readonly routes: readonly RouteModel[];
+  /** One entry per declared parameter, in order; `undefined` where a parameter has no binding (an error was reported). */
+  readonly parameters: readonly (ParameterModel | undefined)[];
+  /** 1-based line of the method name. */
+  readonly line: number;
+  /** End offset of the method's name node: identifies the method again at emit time. */
+  readonly nameEnd: number;
+}
+
+/** Everything the transformer does to one source file. */
+export interface FileModel {
+  readonly fileName: string;
+  /** The file name as written in generated comments (relative to the project). */
+  readonly displayName: string;
+  readonly methods: readonly MethodModel[];
+  /** Ranges of Kiln parameter decorators, blanked for the checker. */
+  readonly decoratorRanges: readonly { readonly start: number; readonly end: number }[];
+  /** Identifiers the blanked decorators referenced, kept referenced so imports are not reported unused. */
+  readonly references: readonly string[];
+}
