@@ -93,12 +93,12 @@ test('reset and Retry-After are truthful: when the oldest counted request leaves
 });
 
 test('windowMs: the window slides; each request expires on its own', async () => {
-  const s = await serve({ max: 2, windowMs: 500 });
+  const s = await serve({ max: 2, windowMs: 600 });
   assert.is((await get(s.base, '/ping')).status, 200); // t≈0
-  await sleep(250);
-  assert.is((await get(s.base, '/ping')).status, 200); // t≈250
+  await sleep(300);
+  assert.is((await get(s.base, '/ping')).status, 200); // t≥300
   assert.is((await get(s.base, '/ping')).status, 429);
-  await sleep(300); // t≈550: the first left the window, the second has not
+  await sleep(390); // t≥690: the first left the window, the second (until t≥900) has not
   const r = await get(s.base, '/ping');
   assert.is(r.status, 200);
   assert.is(r.headers.get('ratelimit-remaining'), '0');
@@ -107,13 +107,13 @@ test('windowMs: the window slides; each request expires on its own', async () =>
 });
 
 test('a refused request is not counted: waiting for Retry-After is enough even while retrying', async () => {
-  const s = await serve({ max: 1, windowMs: 300 });
-  assert.is((await get(s.base, '/ping')).status, 200);
+  const s = await serve({ max: 1, windowMs: 600 });
+  assert.is((await get(s.base, '/ping')).status, 200); // t≈0
   for (let i = 0; i < 5; i++) {
     assert.is((await get(s.base, '/ping')).status, 429);
     await sleep(40);
   }
-  await sleep(150);
+  await sleep(450); // t≥650: the first request has left; a counted retry (t≥160) would still block until t≥760
   assert.is((await get(s.base, '/ping')).status, 200);
   await s.close();
 });

@@ -39,16 +39,16 @@ export function storeContract(suite: (name: string, body: () => void | Promise<v
   });
 
   suite(`${name}: the window slides: each request expires on its own`, async () => {
-    const store = create(400, 2);
+    const store = create(600, 2);
     const key = keyOf('slide');
     assert.is(await store.increment(key), 1); // t≈0
-    await sleep(200);
-    assert.is(await store.increment(key), 2); // t≈200
+    await sleep(300);
+    assert.is(await store.increment(key), 2); // t≥300
     assert.is(await store.increment(key), 3);
-    await sleep(260); // t≈460: the first has left, the second has not
+    await sleep(390); // t≥690: the first has left, the second (until t≥900) has not
     assert.is(await store.increment(key), 2);
     assert.is(await store.increment(key), 3);
-    await sleep(450); // everything has left
+    await sleep(650); // everything has left
     assert.is(await store.increment(key), 1);
   });
 
