@@ -1,0 +1,46 @@
+// The setup docs/transformer.md gives a consumer, verbatim: `kiln/transformer` resolved through
+// the package's exports map by ts-patch, built with tspc, served.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { compileFixture } from './support/compile-fixture.js';
+import { consumerProject } from './support/consumer-project.js';
+
+test('a consumer project builds with { "transform": "kiln/transformer", "transformProgram": true } and serves typed parameters', async () => {
+  const project = consumerProject();
+  try {
+    project.write('tsconfig.json', JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022', module: 'NodeNext', strict: true, types: ['node'], outDir: 'dist', rootDir: 'src',
+        plugins: [
+          { transform: 'kiln/transformer', transformProgram: true },
+          { name: 'kiln/transformer/editor' },
+        ],
+      },
+      include: ['src'],
+    }, null, 2));
+    project.write('src/app.ts', [
+      "import { Controller, Get, Param, Query, createServer } from 'kiln';",
+      '',
+      "@Controller('/users')",
+      'export class Users {',
+      "  @Get('/:id') get(@Param('id') id: number, @Query('tags') tags: string[]) { return { id, tags }; }",
+      '}',
+      'export const app = createServer({ controllers: [Users], strictValidation: true });',
+      '',
+    ].join('\n'));
+    const compiled = await compileFixture(join(project.dir, 'tsconfig.json'), join(project.dir, 'dist'));
+    assert.is(compiled.exitCode, 0, compiled.output);
+    const { app } = await import(pathToFileURL(join(project.dir, 'dist', 'app.js')).href);
+    const ok = await app.fetch(new Request('http://localhost/users/7?tags=a&tags=b'));
+    assert.equal(await ok.json(), { id: 7, tags: ['a', 'b'] });
+    const bad = await app.fetch(new Request('http://localhost/users/seven'));
+    assert.is(bad.status, 400);
+    assert.equal(await bad.json(), { error: 'Bad Request', message: "Parameter 'id' expected number, got 'seven'" });
+  } finally {
+    project.remove();
+  }
+});
+
+test.run();

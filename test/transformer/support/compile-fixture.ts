@@ -1,0 +1,50 @@
+// Compiles a fixture project the way a consumer builds: the real `tspc` binary, a tsconfig.json
+// with (or without) the kiln/transformer plugin entry.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('../../../../', import.meta.url));
+export const fixturesDir = join(root, 'test', 'transformer', 'fixtures');
+
+export interface Compiled {
+  readonly exitCode: number | null;
+  readonly output: string;
+  readonly outDir: string;
+  readonly milliseconds: number;
+}
+
+/** One reported diagnostic: `file(line,col): error TSnnnn: message`. */
+export interface Reported {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** Runs tspc on a project directory (or tsconfig path), emitting into `outDir`. */
+export function compileFixture(project: string, outDir: string): Promise<Compiled> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(root, 'node_modules', '.bin', 'tspc'), ['-p', project, '--outDir', outDir, '--pretty', 'false'], { cwd: root });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (exitCode) => resolve({ exitCode, output, outDir, milliseconds: Math.round(performance.now() - started) }));
+  });
+}
+
+/** Parses tspc's plain (`--pretty false`) output. A Kiln error reads `error TS9101: KILN101: ...`: its code is KILN101. */
+export function parseDiagnostics(output: string): Reported[] {
+  const found: Reported[] = [];
+  for (const line of output.split('\n')) {
+    const match = /^(.+?)\((\d+),(\d+)\): error (TS\d+): (.*)$/.exec(line.trim());
+    if (match === null) continue;
+    const [, file, row, column, tsCode, message] = match as unknown as [string, string, string, string, string, string];
+    const kiln = /^(KILN\d+): /.exec(message);
+    found.push({ file: file.replace(/\\/g, '/'), line: Number(row), column: Number(column), code: kiln?.[1] ?? tsCode, message });
+  }
+  return found;
+}
