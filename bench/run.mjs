@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- part ...] [--rounds N] [--seconds S] [--quick]`
+// `npm run bench [-- part ...] [--rounds N] [--seconds S] [--warmup S] [--servers REGEX] [--quick] [--no-build]`
 // Installs bench/'s own dependencies if missing, builds Kiln (and @kiln/rate-limit) and the
 // benchmark apps, runs the chosen parts (default: all), keeps each part's raw results in
 // bench/results/raw/ and rewrites bench/results/latest.md and latest.svg from them.
@@ -24,6 +24,8 @@ const { values: options, positionals } = parseArgs({
     warmup: { type: 'string', default: '2' },
     servers: { type: 'string' },
     quick: { type: 'boolean', default: false },
+    // Skips `npm run build` (Kiln and its packages as last built); bench/'s own TypeScript is still compiled.
+    'no-build': { type: 'boolean', default: false },
   },
 });
 const parts = positionals.length > 0 ? positionals : allParts;
@@ -46,7 +48,7 @@ function transformerAvailable() {
 // 1. bench/'s own dependencies: never part of a Kiln user's install.
 if (!existsSync(`${benchDir}/node_modules/.package-lock.json`)) sh('npm', ['ci', '--prefix', 'bench', '--no-audit', '--no-fund']);
 // 2. Kiln, the rate limiter, then the benchmark's TypeScript.
-sh('npm', ['run', 'build']);
+if (!options['no-build']) sh('npm', ['run', 'build']);
 if (existsSync(`${rootDir}/packages/rate-limit/package.json`) && !existsSync(`${rootDir}/packages/rate-limit/dist/index.js`)) sh('npm', ['run', 'build', '--workspace', '@kiln/rate-limit']);
 const transformer = transformerAvailable();
 sh(`${rootDir}/node_modules/.bin/tspc`, ['-p', 'bench/tsconfig.kiln.json']);

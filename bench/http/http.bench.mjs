@@ -1,57 +1,66 @@
-// HTTP throughput: every server, every scenario, in rounds. Each round visits the servers in a
-// rotated order (so none is always first or last), checks each server's answers, warms it up,
-// then measures. Ratios are only ever taken between measurements of the same round.
-import { setTimeout as sleep } from 'node:timers/promises';
+// HTTP throughput: every server, every scenario, in rounds. All servers are started once (each
+// on its own port, all pinned to the server core; an idle one costs nothing) and checked before
+// anything is timed. Each round then takes the scenarios in turn and, within a scenario, visits
+// the servers in a rotated order (so none is always first), warming each up before measuring it:
+// the measurements a ratio compares are taken within a minute of each other.
 import { scenarios } from './scenarios.mjs';
 import { servers } from './servers.mjs';
 import { startServer } from './server-process.mjs';
 import { checkServer } from './check-server.mjs';
 import { load, loadGeneratorName } from './load-generator.mjs';
+import { cpuSeconds } from './process-cpu.mjs';
 
-const port = 3410;
+const firstPort = 3410;
 
-async function measureScenarios(server, rateLimited, chosen, { round, seconds, warmupSeconds, log, measurements, unavailable }) {
-  let running;
-  try {
-    running = await startServer(server, port, { rateLimited });
-  } catch (error) {
-    if (!rateLimited) throw error;
-    unavailable[server.name] = String(error.message).split('\n')[0];
-    log(`  ${server.name} (d): unavailable: ${unavailable[server.name]}`);
-    return;
-  }
-  try {
-    await checkServer(server, port, chosen);
-    for (const scenario of chosen) {
-      await load(port, scenario.request, warmupSeconds);
-      const result = await load(port, scenario.request, seconds);
-      if (result.errors > 0) throw new Error(`${server.name} ${scenario.title}: ${result.errors} bad answers under load`);
-      measurements.push({ round, server: server.name, scenario: scenario.id, ...result });
-      log(`  ${server.name.padEnd(30)} ${scenario.id}  ${Math.round(result.rps).toString().padStart(7)} req/s  p99 ${result.p99Ms.toFixed(2)} ms`);
+async function startAll(chosenServers, log) {
+  const running = [];
+  const unavailable = {};
+  let port = firstPort;
+  for (const server of chosenServers) {
+    for (const rateLimited of [false, true]) {
+      if (rateLimited && server.rateLimiter === null) continue;
+      const chosen = scenarios.filter((scenario) => Boolean(scenario.rateLimited) === rateLimited);
+      const serverPort = port++;
+      try {
+        const process = await startServer(server, serverPort, { rateLimited });
+        running.push({ server, rateLimited, port: serverPort, process, scenarios: chosen });
+      } catch (error) {
+        if (!rateLimited) throw error;
+        unavailable[server.name] = String(error.message).split('\n')[0];
+        log(`http: ${server.name} with its rate limiter is unavailable: ${unavailable[server.name]}`);
+      }
     }
-  } finally {
-    await running.stop();
   }
-  await sleep(200);
+  return { running, unavailable };
 }
 
 export async function runHttp({ rounds = 3, seconds = 5, warmupSeconds = 2, log = console.log, serverFilter } = {}) {
-  const measurements = [];
-  const unavailable = {};
-  const plain = scenarios.filter((scenario) => !scenario.rateLimited);
-  const limited = scenarios.filter((scenario) => scenario.rateLimited);
   const chosenServers = serverFilter ? servers.filter((server) => serverFilter.test(server.name)) : servers;
   const loadGenerator = await loadGeneratorName();
   log(`http: ${chosenServers.length} servers, ${rounds} rounds, ${warmupSeconds} s warm-up + ${seconds} s per measurement, ${loadGenerator}`);
-  for (let round = 0; round < rounds; round++) {
-    log(`http: round ${round + 1}/${rounds}`);
-    const offset = round % chosenServers.length;
-    const order = [...chosenServers.slice(offset), ...chosenServers.slice(0, offset)];
-    for (const server of order) {
-      const context = { round, seconds, warmupSeconds, log, measurements, unavailable };
-      await measureScenarios(server, false, plain, context);
-      if (server.rateLimiter !== null) await measureScenarios(server, true, limited, context);
+  const { running, unavailable } = await startAll(chosenServers, log);
+  const measurements = [];
+  try {
+    for (const instance of running) await checkServer(instance.server, instance.port, instance.scenarios);
+    log(`http: answers of ${running.length} server processes checked`);
+    for (let round = 0; round < rounds; round++) {
+      log(`http: round ${round + 1}/${rounds}`);
+      for (const scenario of scenarios) {
+        const instances = running.filter((instance) => instance.scenarios.includes(scenario));
+        const offset = round % Math.max(1, instances.length);
+        for (const instance of [...instances.slice(offset), ...instances.slice(0, offset)]) {
+          await load(instance.port, scenario.request, warmupSeconds);
+          const cpuBefore = cpuSeconds(instance.process.pid);
+          const result = await load(instance.port, scenario.request, seconds);
+          const cpuUsPerRequest = ((cpuSeconds(instance.process.pid) - cpuBefore) * 1e6) / result.requests;
+          if (result.errors > 0) throw new Error(`${instance.server.name} ${scenario.title}: ${result.errors} bad answers under load`);
+          measurements.push({ round, server: instance.server.name, scenario: scenario.id, ...result, cpuUsPerRequest });
+          log(`  ${scenario.id}  ${instance.server.name.padEnd(30)} ${Math.round(result.rps).toString().padStart(7)} req/s  p99 ${result.p99Ms.toFixed(2)} ms  ${cpuUsPerRequest.toFixed(1)} µs CPU/req`);
+        }
+      }
     }
+  } finally {
+    for (const instance of running) await instance.process.stop();
   }
   return { rounds, seconds, warmupSeconds, loadGenerator, measurements, unavailable };
 }

@@ -29,12 +29,13 @@ function milliseconds(text) {
 
 function parseWrk(output) {
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
+  const requests = Number(/(\d+) requests in/.exec(output)?.[1]);
   const p99 = milliseconds(/^\s+99%\s+(\S+)/m.exec(output)?.[1] ?? '');
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0);
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
   const errors = non2xx + (socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0);
   if (!Number.isFinite(rps)) throw new Error(`cannot read wrk's output:\n${output}`);
-  return { rps, p99Ms: p99, errors };
+  return { rps, requests, p99Ms: p99, errors };
 }
 
 async function wrk(port, request, seconds) {
@@ -56,7 +57,7 @@ async function autocannon(port, request, seconds) {
   args.push(`http://127.0.0.1:${port}${request.path}`);
   const { stdout } = await run('taskset', args, { timeout: (seconds + 30) * 1000, maxBuffer: 1 << 24 });
   const result = JSON.parse(stdout);
-  return { rps: result.requests.average, p99Ms: result.latency.p99, errors: result.non2xx + result.errors };
+  return { rps: result.requests.average, requests: result.requests.total, p99Ms: result.latency.p99, errors: result.non2xx + result.errors };
 }
 
 /** Loads `request` against 127.0.0.1:port for `seconds`. */

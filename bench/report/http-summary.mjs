@@ -18,6 +18,15 @@ export function roundRatio(measurements, [server, scenario], [otherServer, other
   return median(ratios);
 }
 
+/** Median over rounds of the other's CPU time per request over ours (above 1: we spend less). */
+export function cpuRatio(measurements, [server, scenario], [otherServer, otherScenario]) {
+  const ours = byRound(measurements, server, scenario);
+  const theirs = byRound(measurements, otherServer, otherScenario);
+  const ratios = [];
+  for (const [round, m] of ours) if (theirs.has(round)) ratios.push(theirs.get(round).cpuUsPerRequest / m.cpuUsPerRequest);
+  return median(ratios);
+}
+
 export function httpRows(http, serverNames, baseline, scenarioId) {
   const rows = [];
   for (const server of serverNames) {
@@ -29,6 +38,8 @@ export function httpRows(http, serverNames, baseline, scenarioId) {
       p99Ms: median(rounds.map((m) => m.p99Ms)),
       perRound: rounds.sort((a, b) => a.round - b.round).map((m) => m.rps),
       ratio: roundRatio(http.measurements, [server, scenarioId], [baseline, scenarioId]),
+      cpuUs: median(rounds.map((m) => m.cpuUsPerRequest)),
+      cpuRatio: cpuRatio(http.measurements, [server, scenarioId], [baseline, scenarioId]),
     });
   }
   return rows;
