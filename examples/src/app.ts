@@ -1,0 +1,15 @@
+import { createServer, type KilnServer, type MiddlewareFunction } from 'kiln';
+import { BooksController } from './books/books-controller.js';
+import { MetaController } from './meta/meta-controller.js';
+
+/** A functional middleware: times every request. */
+const timing: MiddlewareFunction = async (_req, next) => {
+  const started = performance.now();
+  const response = await next();
+  response.headers.set('server-timing', `app;dur=${(performance.now() - started).toFixed(1)}`);
+  return response;
+};
+
+export function createApp(): KilnServer {
+  return createServer({ controllers: [BooksController, MetaController], middlewares: [timing], strictValidation: true });
+}

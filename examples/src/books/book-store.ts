@@ -1,0 +1,33 @@
+import { Genre, type Book, type NewBook } from './book.js';
+
+/** An in-memory catalogue; a real shop would put a database behind the same methods. */
+export class BookStore {
+  #books = new Map<number, Book>();
+  #nextId = 1;
+
+  constructor() {
+    this.add({ title: 'The Left Hand of Darkness', author: 'Ursula K. Le Guin', genre: Genre.Fiction, tags: ['classic', 'sf'], published: '1969-03-01', price: 12.5 });
+    this.add({ title: 'A Short History of Nearly Everything', author: 'Bill Bryson', genre: Genre.Science, tags: ['popular'], published: '2003-05-06', price: 15 });
+    this.add({ title: 'SPQR', author: 'Mary Beard', genre: Genre.History, tags: ['rome', 'popular'], published: '2015-10-20', price: 18 });
+  }
+
+  add(book: NewBook): Book {
+    const stored: Book = { ...book, id: this.#nextId++, published: new Date(book.published) };
+    this.#books.set(stored.id, stored);
+    return stored;
+  }
+
+  get(id: number): Book | undefined {
+    return this.#books.get(id);
+  }
+
+  remove(id: number): boolean {
+    return this.#books.delete(id);
+  }
+
+  all(): Book[] {
+    return [...this.#books.values()];
+  }
+}
+
+export const store = new BookStore();

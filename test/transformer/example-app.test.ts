@@ -1,0 +1,72 @@
+// `npm start`'s second half, for real: examples/start.mjs builds the example app with tspc and
+// kiln/transformer as a consumer would, serves it (here on an ephemeral port) and prints the routes.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { request } from '../support/server.js';
+import { root } from './support/compile-fixture.js';
+
+let child: ChildProcess;
+let output = '';
+let base = '';
+
+test.before(async () => {
+  child = spawn(process.execPath, [join(root, 'examples', 'start.mjs')], { cwd: root, env: { ...process.env, PORT: '0' } });
+  base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`example did not start:\n${output}`)), 60_000);
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
+      if (match !== null && output.includes('Try:')) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.on('exit', (code) => reject(new Error(`example exited with ${code}:\n${output}`)));
+  });
+});
+
+test.after(() => {
+  child.kill('SIGTERM');
+});
+
+test('prints the route table', () => {
+  assert.match(output, /GET\s+\/books\/:id\/availability\s+BooksController\.availability/);
+  assert.match(output, /DELETE\s+\/books\/:id\s+BooksController\.remove/);
+  assert.match(output, /GET\s+\/whoami\s+MetaController\.whoami/);
+});
+
+test('typed query parameters: enum, array, Date, literal union, number', async () => {
+  const reply = await request(base, '/books?genre=history&tags=rome&after=2000-01-01&sort=desc&limit=5');
+  assert.is(reply.status, 200);
+  assert.equal(reply.json().map((b: { title: string }) => b.title), ['SPQR']);
+  const wrong = await request(base, '/books?genre=poetry');
+  assert.equal([wrong.status, wrong.json().message], [400, "Parameter 'genre' expected one of [fiction, science, history], got 'poetry'"]);
+});
+
+test('numeric enum, number[] and a Response download', async () => {
+  assert.equal((await request(base, '/books/2/availability?stock=0')).json(), { id: 2, stock: 'Out' });
+  assert.equal((await request(base, '/books/by-id?ids=3&ids=99')).json().map((b: { id: number } | null) => b?.id ?? null), [3, null]);
+  const csv = await request(base, '/books/1/export.csv');
+  assert.is(csv.headers.get('content-disposition'), 'attachment; filename="book-1.csv"');
+  assert.match(csv.text, /^id,title,author,price\n1,/);
+});
+
+test('class middleware binds a header; @HttpStatus sets 201 and 204', async () => {
+  const denied = await request(base, '/books', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+  assert.is(denied.status, 401);
+  const book = { title: 'Kindred', author: 'Octavia E. Butler', genre: 'fiction', tags: [], published: '1979-06-01', price: 10 };
+  const created = await request(base, '/books', { method: 'POST', body: JSON.stringify(book), headers: { 'content-type': 'application/json', 'x-api-key': 'let-me-in' } });
+  assert.is(created.status, 201);
+  const removed = await request(base, `/books/${created.json().id}`, { method: 'DELETE', headers: { 'x-api-key': 'let-me-in' } });
+  assert.is(removed.status, 204);
+});
+
+test('custom @Ip() decorator', async () => {
+  assert.is((await request(base, '/whoami', { headers: { 'user-agent': 'kiln-test' } })).json().ip, '127.0.0.1');
+});
+
+test.run();
