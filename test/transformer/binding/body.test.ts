@@ -1,0 +1,39 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { BodyParseError, HttpError, bodyField, readBody, requiredBody, type KilnRequest } from 'kiln/binding';
+
+const requestRejecting = (error: unknown) => ({ parseBody: () => Promise.reject(error) }) as unknown as KilnRequest;
+const requestWith = (body: unknown) => ({ parseBody: () => Promise.resolve(body) }) as unknown as KilnRequest;
+
+test('readBody: the parsed body in both modes', async () => {
+  assert.equal(await readBody(requestWith({ a: 1 }), false), { a: 1 });
+  assert.equal(await readBody(requestWith({ a: 1 }), true), { a: 1 });
+});
+
+test('readBody: invalid JSON is undefined when lenient and the 400 when strict', async () => {
+  const parseError = new BodyParseError(400, 'Failed to parse JSON body: Unexpected end of JSON input');
+  assert.is(await readBody(requestRejecting(parseError), false), undefined);
+  await readBody(requestRejecting(parseError), true).then(() => assert.unreachable(), (error) => assert.is(error, parseError));
+});
+
+test('readBody: other HttpErrors (413, 415) propagate in both modes', async () => {
+  const tooLarge = new HttpError(413, 'Payload Too Large');
+  for (const strict of [false, true]) {
+    await readBody(requestRejecting(tooLarge), strict).then(() => assert.unreachable(), (error) => assert.is(error, tooLarge));
+  }
+});
+
+test('bodyField: a field of an object body; undefined otherwise', () => {
+  assert.is(bodyField({ name: 'Ada' }, 'name'), 'Ada');
+  assert.is(bodyField('text', 'name'), undefined);
+  assert.is(bodyField(null, 'name'), undefined);
+  assert.is(bodyField(undefined, 'name'), undefined);
+});
+
+test('requiredBody: 400 for an absent body only when strict', () => {
+  assert.is(requiredBody(undefined, false), undefined);
+  assert.throws(() => requiredBody(undefined, true), (error: Error) => error.message === 'Request body is required');
+  assert.equal(requiredBody({}, true), {});
+});
+
+test.run();
