@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, readdirSync } from 'node:fs';
-import { SourceMap } from 'node:module';
+import { SourceMap, createRequire } from 'node:module';
 import { join } from 'node:path';
 import { compileFixture, fixturesDir, parseDiagnostics, root, type Compiled, type Reported } from './support/compile-fixture.js';
 
@@ -79,6 +79,14 @@ test('generated binders are in the emitted file, each naming its source file and
   assert.match(js, /\/\*\* GET \/positions\/:a → Positions\.a \(positions\.ts:8\) \*\/\nfunction kiln\$bind_Positions_a\(req, strict\) \{/);
   assert.match(js, /kiln\$b\.compiledBinder\(kiln\$bind_Positions_d\)/);
   assert.not.match(js, /Param\('a'\)/, 'the parameter decorators are gone from the output');
+});
+
+test('every KILN code of the registry is documented in docs/transformer.md', () => {
+  const { diagnosticCodes } = createRequire(import.meta.url)(join(root, 'dist', 'transformer', 'diagnostic-codes.cjs'));
+  const docs = readFileSync(join(root, 'docs', 'transformer.md'), 'utf8');
+  for (const { code } of Object.values(diagnosticCodes) as { code: number }[]) {
+    assert.match(docs, new RegExp(`\\| \`KILN${code}\` \\|`), `KILN${code} is not documented`);
+  }
 });
 
 test.run();

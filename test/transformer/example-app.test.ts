@@ -3,6 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from '../support/server.js';
 import { root } from './support/compile-fixture.js';
@@ -67,6 +68,15 @@ test('class middleware binds a header; @HttpStatus sets 201 and 204', async () =
 
 test('custom @Ip() decorator', async () => {
   assert.is((await request(base, '/whoami', { headers: { 'user-agent': 'kiln-test' } })).json().ip, '127.0.0.1');
+});
+
+test('docs/transformer.md shows the binders the build really wrote', () => {
+  const docs = readFileSync(join(root, 'docs', 'transformer.md'), 'utf8');
+  const emitted = readFileSync(join(root, 'examples', 'dist', 'books', 'books-controller.js'), 'utf8');
+  const blocks = [...docs.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  assert.is(blocks.length, 2);
+  for (const block of blocks) assert.ok(emitted.includes(block), `not in the emitted file:\n${block}`);
+  assert.ok(emitted.includes('_list_decorators = [kiln$b.compiledBinder(kiln$bind_BooksController_list), Get(\'/\')];'));
 });
 
 test.run();
