@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- part ...] [--rounds N] [--seconds S] [--warmup S] [--servers REGEX] [--quick] [--no-build]`
+// `npm run bench [-- part ...] [--rounds N] [--seconds S] [--warmup S] [--servers REGEX] [--scenarios a,b,c,d] [--quick] [--no-build]`
 // Installs bench/'s own dependencies if missing, builds Kiln (and @kiln/rate-limit) and the
 // benchmark apps, runs the chosen parts (default: all), keeps each part's raw results in
 // bench/results/raw/ and rewrites bench/results/latest.md and latest.svg from them.
@@ -23,6 +23,7 @@ const { values: options, positionals } = parseArgs({
     seconds: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '2' },
     servers: { type: 'string' },
+    scenarios: { type: 'string' },
     quick: { type: 'boolean', default: false },
     // Skips `npm run build` (Kiln and its packages as last built); bench/'s own TypeScript is still compiled.
     'no-build': { type: 'boolean', default: false },
@@ -78,6 +79,7 @@ for (const part of parts) {
       seconds: quick ? 2 : Number(options.seconds),
       warmupSeconds: quick ? 1 : Number(options.warmup),
       serverFilter: options.servers ? new RegExp(options.servers, 'i') : undefined,
+      scenarioIds: options.scenarios ? options.scenarios.split(',') : undefined,
     }));
   } else if (part === 'cold-start') {
     const { runColdStart } = await import('./cold-start/cold-start.bench.mjs');

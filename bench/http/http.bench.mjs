@@ -12,14 +12,15 @@ import { cpuSeconds } from './process-cpu.mjs';
 
 const firstPort = 3410;
 
-async function startAll(chosenServers, log) {
+async function startAll(chosenServers, chosenScenarios, log) {
   const running = [];
   const unavailable = {};
   let port = firstPort;
   for (const server of chosenServers) {
     for (const rateLimited of [false, true]) {
       if (rateLimited && server.rateLimiter === null) continue;
-      const chosen = scenarios.filter((scenario) => Boolean(scenario.rateLimited) === rateLimited);
+      const chosen = chosenScenarios.filter((scenario) => Boolean(scenario.rateLimited) === rateLimited);
+      if (chosen.length === 0) continue;
       const serverPort = port++;
       try {
         const process = await startServer(server, serverPort, { rateLimited });
@@ -34,18 +35,19 @@ async function startAll(chosenServers, log) {
   return { running, unavailable };
 }
 
-export async function runHttp({ rounds = 3, seconds = 5, warmupSeconds = 2, log = console.log, serverFilter } = {}) {
+export async function runHttp({ rounds = 3, seconds = 5, warmupSeconds = 2, log = console.log, serverFilter, scenarioIds } = {}) {
+  const chosenScenarios = scenarioIds ? scenarios.filter((scenario) => scenarioIds.includes(scenario.id)) : scenarios;
   const chosenServers = serverFilter ? servers.filter((server) => serverFilter.test(server.name)) : servers;
   const loadGenerator = await loadGeneratorName();
   log(`http: ${chosenServers.length} servers, ${rounds} rounds, ${warmupSeconds} s warm-up + ${seconds} s per measurement, ${loadGenerator}`);
-  const { running, unavailable } = await startAll(chosenServers, log);
+  const { running, unavailable } = await startAll(chosenServers, chosenScenarios, log);
   const measurements = [];
   try {
     for (const instance of running) await checkServer(instance.server, instance.port, instance.scenarios);
     log(`http: answers of ${running.length} server processes checked`);
     for (let round = 0; round < rounds; round++) {
       log(`http: round ${round + 1}/${rounds}`);
-      for (const scenario of scenarios) {
+      for (const scenario of chosenScenarios) {
         const instances = running.filter((instance) => instance.scenarios.includes(scenario));
         const offset = round % Math.max(1, instances.length);
         for (const instance of [...instances.slice(offset), ...instances.slice(0, offset)]) {

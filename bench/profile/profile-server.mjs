@@ -10,7 +10,7 @@ import { scenarios } from '../http/scenarios.mjs';
 import { startServer } from '../http/server-process.mjs';
 import { checkServer } from '../http/check-server.mjs';
 import { load } from '../http/load-generator.mjs';
-import { topFunctions } from './cpu-profile-summary.mjs';
+import { timeByOrigin, topFunctions } from './cpu-profile-summary.mjs';
 
 const [pattern = 'Kiln', scenarioId = 'b', seconds = '5'] = process.argv.slice(2);
 const server = servers.find((candidate) => new RegExp(pattern, 'i').test(candidate.name));
@@ -37,5 +37,9 @@ const [file] = await readdir(profileDir);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 for (const { name, percent } of await topFunctions(`${profileDir}/${file}`, 30, root)) {
   console.log(`${percent.toFixed(1).padStart(5)}%  ${name}`);
+}
+console.log('\nself time by origin:');
+for (const { origin, percent } of (await timeByOrigin(`${profileDir}/${file}`, root)).slice(0, 12)) {
+  console.log(`${percent.toFixed(1).padStart(5)}%  ${origin}`);
 }
 console.log(`profile: ${profileDir}${file}`);
