@@ -45,26 +45,33 @@ function httpSection(http) {
 
 function targetRows(results) {
   const rows = [];
+  const show = (value, unit) => (Number.isFinite(value) ? `${value.toFixed(2)}${unit}` : 'not measured');
+  const verdict = (value, met) => (Number.isFinite(value) ? (met(value) ? 'met' : '**missed**') : '–');
+  // HTTP targets: the req/s ratio decides; the CPU-per-request ratio is the cross-check that the
+  // machine's other load disturbs less.
+  const http = (target, ours, theirs, met) => {
+    const byRps = roundRatio(m, ours, theirs);
+    const byCpu = cpuRatio(m, ours, theirs);
+    rows.push(`| ${target} | ${show(byRps, '×')} | ${show(byCpu, '×')} | ${verdict(byRps, met)} |`);
+  };
+  const other = (target, value, met, unit = '×') => rows.push(`| ${target} | ${show(value, unit)} | – | ${verdict(value, met)} |`);
   const m = results.http?.measurements;
-  const add = (target, value, met, unit = '×') => rows.push(`| ${target} | ${Number.isFinite(value) ? `${value.toFixed(2)}${unit}` : 'not measured'} | ${Number.isFinite(value) ? (met(value) ? 'met' : '**missed**') : '–'} |`);
   if (m) {
-    add('(b) ≥ 0.95× raw node:http', roundRatio(m, ['Kiln', 'b'], [baseline, 'b']), (v) => v >= 0.95);
-    add('(b) ≥ 0.95× raw node:http, by CPU per request (cross-check)', cpuRatio(m, ['Kiln', 'b'], [baseline, 'b']), (v) => v >= 0.95);
-    add('(b) ≥ 1.0× Fastify', roundRatio(m, ['Kiln', 'b'], ['Fastify', 'b']), (v) => v >= 1.0);
-    add('(b) ≥ 1.0× Hono', roundRatio(m, ['Kiln', 'b'], ['Hono', 'b']), (v) => v >= 1.0);
-    add('(b) ≥ 8× NestJS', roundRatio(m, ['Kiln', 'b'], ['NestJS (express)', 'b']), (v) => v >= 8);
-    add('(b) ≥ 8× Express + routing-controllers', roundRatio(m, ['Kiln', 'b'], ['Express + routing-controllers', 'b']), (v) => v >= 8);
-    add('(d) ≥ 0.9× (b)', roundRatio(m, ['Kiln', 'd'], ['Kiln', 'b']), (v) => v >= 0.9);
-    add('(d) ≥ 0.9× (b), by CPU per request (cross-check)', cpuRatio(m, ['Kiln', 'd'], ['Kiln', 'b']), (v) => v >= 0.9);
+    http('(b) ≥ 0.95× raw node:http', ['Kiln', 'b'], [baseline, 'b'], (v) => v >= 0.95);
+    http('(b) ≥ 1.0× Fastify', ['Kiln', 'b'], ['Fastify', 'b'], (v) => v >= 1.0);
+    http('(b) ≥ 1.0× Hono', ['Kiln', 'b'], ['Hono', 'b'], (v) => v >= 1.0);
+    http('(b) ≥ 8× NestJS', ['Kiln', 'b'], ['NestJS (express)', 'b'], (v) => v >= 8);
+    http('(b) ≥ 8× Express + routing-controllers', ['Kiln', 'b'], ['Express + routing-controllers', 'b'], (v) => v >= 8);
+    http('(d) ≥ 0.9× (b)', ['Kiln', 'd'], ['Kiln', 'b'], (v) => v >= 0.9);
   }
-  if (results.binding) add('binding: compiled ≥ 10× faster than reflection', results.binding.ratio, (v) => v >= 10);
+  if (results.binding) other('binding: compiled ≥ 10× faster than reflection', results.binding.ratio, (v) => v >= 10);
   const cold = results.coldStart?.results;
   if (cold) {
-    add('cold start ≤ 1/3 of NestJS', cold.Kiln.milliseconds / cold['NestJS (express)'].milliseconds, (v) => v <= 1 / 3);
-    add('peak RSS within 15 MB of raw node:http', cold.Kiln.peakRssMb - cold[baseline].peakRssMb, (v) => v <= 15, ' MB');
+    other('cold start ≤ 1/3 of NestJS', cold.Kiln.milliseconds / cold['NestJS (express)'].milliseconds, (v) => v <= 1 / 3);
+    other('peak RSS within 15 MB of raw node:http', cold.Kiln.peakRssMb - cold[baseline].peakRssMb, (v) => v <= 15, ' MB');
   }
-  if (results.build?.ratio !== undefined) add('build overhead ≤ 1.25× plain tspc', results.build.ratio, (v) => v <= 1.25);
-  else rows.push('| build overhead ≤ 1.25× plain tspc | pending | – |');
+  if (results.build?.ratio !== undefined) other('build overhead ≤ 1.25× plain tspc', results.build.ratio, (v) => v <= 1.25);
+  else rows.push('| build overhead ≤ 1.25× plain tspc | pending | – | – |');
   return rows;
 }
 
@@ -77,11 +84,11 @@ function bindingSection(binding) {
       'request (params matched, query parsed, headers answered from Node\'s object). Outputs checked equal on 4 inputs before timing; mitata.' +
       ` Kiln's binder: ${binding.source ?? 'hand-written in the generated shape'}.` + loadLine(binding),
     '',
-    '| binder | ns/op (mean) | p50 | p99 |',
+    '| binder | ns/op (mean) | p50 (median) | p99 |',
     '|---|---:|---:|---:|',
     ...rows,
     '',
-    `Compiled is **${fixed(binding.ratio, 1)}×** faster than the reflection-based binder. "reads only" converts nothing: it is the cost both binders share ` +
+    `Compiled is **${fixed(binding.ratio, 1)}×** faster than the reflection-based binder (ratio of medians). "reads only" converts nothing: it is the cost both binders share ` +
       '(null-prototype lookups and `headers.get`), so no binder can be more than reflection ÷ floor times faster than this reflection binder.',
     '',
   ];
@@ -131,8 +138,10 @@ export function resultsMarkdown(results) {
     '',
     '## Kiln against its targets',
     '',
-    '| target | measured | |',
-    '|---|---:|---|',
+    'Ratios are Kiln over the other (above 1: Kiln is faster). "by CPU/req" divides the other\'s server CPU time per request by Kiln\'s.',
+    '',
+    '| target | by req/s | by CPU/req | verdict (req/s) |',
+    '|---|---:|---:|---|',
     ...targetRows(results),
     '',
   ];
