@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type * as ts from 'typescript';
 import { analyseProgram } from './analyse-program.cjs';
 import { emitFileCode } from './binder-emitter.cjs';
@@ -51,6 +52,8 @@ export function transformProgram(
       impliedNodeFormat: original.impliedNodeFormat,
       setExternalModuleIndicator: (options as { setExternalModuleIndicator?: (f: ts.SourceFile) => void }).setExternalModuleIndicator,
     }, true);
+    // Builder programs (incremental, watch) tell changed files apart by version: the generated text counts.
+    (file as { version?: string }).version = createHash('sha256').update(text).digest('hex');
     rewritten.set(fileName, file);
     plans.set(fileName, { generatedStart: original.text.length, binders: generated.binders });
   }

@@ -7,12 +7,14 @@ import { pathToFileURL } from 'node:url';
 import { compileFixture } from './support/compile-fixture.js';
 import { consumerProject } from './support/consumer-project.js';
 
-test('a consumer project builds with { "transform": "kiln/transformer", "transformProgram": true } and serves typed parameters', async () => {
+test('a consumer project builds (and rebuilds incrementally) with { "transform": "kiln/transformer", "transformProgram": true } and serves typed parameters', async () => {
   const project = consumerProject();
   try {
     project.write('tsconfig.json', JSON.stringify({
       compilerOptions: {
         target: 'ES2022', module: 'NodeNext', strict: true, types: ['node'], outDir: 'dist', rootDir: 'src',
+        // Builder programs (incremental, watch) need versioned source files: the rewritten ones too.
+        incremental: true, tsBuildInfoFile: 'dist/.tsbuildinfo', noUnusedLocals: true, noUncheckedIndexedAccess: true,
         plugins: [
           { transform: 'kiln/transformer', transformProgram: true },
           { name: 'kiln/transformer/editor' },
@@ -32,6 +34,9 @@ test('a consumer project builds with { "transform": "kiln/transformer", "transfo
     ].join('\n'));
     const compiled = await compileFixture(join(project.dir, 'tsconfig.json'), join(project.dir, 'dist'));
     assert.is(compiled.exitCode, 0, compiled.output);
+    project.write('src/app.ts', `${'// edited\n'}${(await import('node:fs')).readFileSync(join(project.dir, 'src', 'app.ts'), 'utf8')}`);
+    const rebuilt = await compileFixture(join(project.dir, 'tsconfig.json'), join(project.dir, 'dist'));
+    assert.is(rebuilt.exitCode, 0, `incremental rebuild: ${rebuilt.output}`);
     const { app } = await import(pathToFileURL(join(project.dir, 'dist', 'app.js')).href);
     const ok = await app.fetch(new Request('http://localhost/users/7?tags=a&tags=b'));
     assert.equal(await ok.json(), { id: 7, tags: ['a', 'b'] });
