@@ -50,6 +50,8 @@ function itemArrayExpression(item: ItemConversion, list: string, key: string, va
   }
 }
 
+// Body parameters pass through as parsed (`raw`). Typed body validation (typia) belongs here as a
+// conversion of its own, so the binder calls the validator generated for the declared type.
 function convertExpression(parameter: ParameterModel, conversion: Conversion, values: ValueLists): string {
   const key = quote(parameter.key);
   let read = readExpression(parameter);

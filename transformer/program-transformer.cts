@@ -31,8 +31,13 @@ export function transformProgram(
   program: ts.Program,
   host: ts.CompilerHost | undefined,
   config: KilnTransformerConfig,
-  { ts: tsi }: { ts: typeof ts },
+  extras: { ts: typeof ts } | undefined,
 ): ts.Program {
+  // Loaded as a source transformer (no `transformProgram`), ts-patch calls this with other arguments.
+  if (extras?.ts === undefined || typeof program?.getTypeChecker !== 'function') {
+    throw new Error('kiln/transformer is a program transformer: configure it as { "transform": "kiln/transformer", "transformProgram": true }');
+  }
+  const tsi = extras.ts;
   const tk: Toolkit = { ts: tsi, program, checker: program.getTypeChecker() };
   const model = analyseProgram(tk);
   const options = program.getCompilerOptions();
