@@ -2,7 +2,8 @@
 // on its own port, all pinned to the server core; an idle one costs nothing) and checked before
 // anything is timed. Each round then takes the scenarios in turn and, within a scenario, visits
 // the servers in a rotated order (so none is always first), warming each up before measuring it:
-// the measurements a ratio compares are taken within a minute of each other.
+// the measurements a ratio compares are taken within about two minutes of each other. Scenario
+// (d) follows each server's (b) directly.
 import { scenarios } from './scenarios.mjs';
 import { servers } from './servers.mjs';
 import { startServer } from './server-process.mjs';
@@ -45,20 +46,32 @@ export async function runHttp({ rounds = 3, seconds = 5, warmupSeconds = 2, log 
   try {
     for (const instance of running) await checkServer(instance.server, instance.port, instance.scenarios);
     log(`http: answers of ${running.length} server processes checked`);
+    const measure = async (instance, scenario, round) => {
+      await load(instance.port, scenario.request, warmupSeconds);
+      const cpuBefore = cpuSeconds(instance.process.pid);
+      const result = await load(instance.port, scenario.request, seconds);
+      const cpuUsPerRequest = ((cpuSeconds(instance.process.pid) - cpuBefore) * 1e6) / result.requests;
+      if (result.errors > 0) throw new Error(`${instance.server.name} ${scenario.title}: ${result.errors} bad answers under load`);
+      measurements.push({ round, server: instance.server.name, scenario: scenario.id, ...result, cpuUsPerRequest });
+      log(`  ${scenario.id}  ${instance.server.name.padEnd(30)} ${Math.round(result.rps).toString().padStart(7)} req/s  p99 ${result.p99Ms.toFixed(2)} ms  ${cpuUsPerRequest.toFixed(1)} µs CPU/req`);
+    };
     for (let round = 0; round < rounds; round++) {
       log(`http: round ${round + 1}/${rounds}`);
-      for (const scenario of chosenScenarios) {
+      for (const scenario of chosenScenarios.filter((candidate) => candidate.after === undefined)) {
+        const followers = chosenScenarios.filter((candidate) => candidate.after === scenario.id);
         const instances = running.filter((instance) => instance.scenarios.includes(scenario));
         const offset = round % Math.max(1, instances.length);
         for (const instance of [...instances.slice(offset), ...instances.slice(0, offset)]) {
-          await load(instance.port, scenario.request, warmupSeconds);
-          const cpuBefore = cpuSeconds(instance.process.pid);
-          const result = await load(instance.port, scenario.request, seconds);
-          const cpuUsPerRequest = ((cpuSeconds(instance.process.pid) - cpuBefore) * 1e6) / result.requests;
-          if (result.errors > 0) throw new Error(`${instance.server.name} ${scenario.title}: ${result.errors} bad answers under load`);
-          measurements.push({ round, server: instance.server.name, scenario: scenario.id, ...result, cpuUsPerRequest });
-          log(`  ${scenario.id}  ${instance.server.name.padEnd(30)} ${Math.round(result.rps).toString().padStart(7)} req/s  p99 ${result.p99Ms.toFixed(2)} ms  ${cpuUsPerRequest.toFixed(1)} µs CPU/req`);
+          await measure(instance, scenario, round);
+          for (const follower of followers) {
+            const paired = running.find((other) => other.server === instance.server && other.scenarios.includes(follower));
+            if (paired) await measure(paired, follower, round);
+          }
         }
+      }
+      // A follower whose leader was not chosen runs on its own.
+      for (const scenario of chosenScenarios.filter((candidate) => candidate.after !== undefined && !chosenScenarios.some((s) => s.id === candidate.after))) {
+        for (const instance of running.filter((candidate) => candidate.scenarios.includes(scenario))) await measure(instance, scenario, round);
       }
     }
   } finally {

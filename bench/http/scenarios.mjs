@@ -28,6 +28,9 @@ export const scenarios = [
     id: 'd',
     title: '(d) route (b) behind a global rate limiter',
     rateLimited: true,
+    // Measured right after the same server's (b) in each round, so the (d)/(b) ratio compares
+    // measurements seconds apart.
+    after: 'b',
     request: { method: 'GET', path: userPath, headers: { 'x-request-id': 'abc' } },
     expected: { id: 42, active: true, tags: ['a', 'b'], requestId: 'abc' },
   },
