@@ -1,12 +1,13 @@
 import { createApp } from './app.js';
 
 const app = createApp();
-const { host, port } = await app.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1');
+// All interfaces by default, so http://localhost works whichever address family it resolves to.
+const { port } = await app.listen(Number(process.env.PORT ?? 3000), process.env.HOST);
 
-console.log(`Bookshop listening on http://${host}:${port}\n`);
+console.log(`Bookshop listening on http://localhost:${port}\n`);
 for (const route of app.routes) {
   console.log(`  ${route.method.padEnd(6)} ${route.path.padEnd(28)} ${route.controller.name}.${route.handler}`);
 }
-console.log('\nTry: curl "http://127.0.0.1:%d/books?genre=science&sort=desc"', port);
+console.log('\nTry: curl "http://localhost:%d/books?genre=science&sort=desc"', port);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void app.close());
