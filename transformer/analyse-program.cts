@@ -53,7 +53,8 @@ class Analyser {
 
   #class(cls: ts.ClassLikeDeclaration, file: ts.SourceFile, methods: MethodModel[], ranges: { start: number; end: number }[], references: Set<string>): void {
     const { ts: tsi } = this.tk;
-    let context: ClassContext = { basePath: '', isMiddleware: false };
+    // Outside a @Controller the base path is unknown (a base class's routes may be inherited under any prefix).
+    let context: ClassContext = { basePath: undefined, isMiddleware: false };
     let isController = false;
     for (const decorator of tsi.getDecorators(cls) ?? []) {
       const recognised = recogniseKilnDecorator(this.tk, decorator);

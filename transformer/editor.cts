@@ -55,13 +55,36 @@ function init({ typescript: tsi }: { typescript: typeof ts }): ts.server.PluginM
         return found;
       }
       const ranges = model.files.get(fileName)?.decoratorRanges ?? [];
-      const kept = found.filter((d) => !(d.code === decoratorsNotValidHere && d.start !== undefined && ranges.some((r) => d.start! >= r.start && d.start! < r.end)));
+      const isKiln = (position: number) => ranges.some((r) => position >= r.start && position < r.end);
+      const kept: ts.Diagnostic[] = [];
+      for (const d of found) {
+        if (d.code !== decoratorsNotValidHere || d.start === undefined || !isKiln(d.start)) {
+          kept.push(d);
+          continue;
+        }
+        // TS reports TS1206 once per parameter, at its first decorator: when that one is Kiln's,
+        // the build still reports a foreign decorator beside it, so the editor moves the error there.
+        const foreign = foreignDecoratorBeside(tsi, program.getSourceFile(fileName)!, d.start, isKiln);
+        if (foreign !== undefined) kept.push({ ...d, start: foreign.getStart(), length: foreign.getWidth() });
+      }
       const kiln = model.diagnostics.filter((d) => d.file?.fileName === fileName && !disabled.has(kilnCodeOf(d)));
       return [...kept, ...kiln];
     };
     return proxy;
   }
   return { create };
+}
+
+/** The first non-Kiln decorator of the parameter whose decorator starts at `start`. */
+function foreignDecoratorBeside(tsi: typeof ts, file: ts.SourceFile, start: number, isKiln: (position: number) => boolean): ts.Decorator | undefined {
+  let parameter: ts.ParameterDeclaration | undefined;
+  const visit = (node: ts.Node): void => {
+    if (parameter !== undefined || start < node.pos || start >= node.end) return;
+    if (tsi.isParameter(node) && (tsi.getDecorators(node) ?? []).some((d) => d.getStart(file) === start)) parameter = node;
+    else tsi.forEachChild(node, visit);
+  };
+  visit(file);
+  return parameter === undefined ? undefined : tsi.getDecorators(parameter)?.find((d) => !isKiln(d.getStart(file)));
 }
 
 export = init;
