@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
-const rootDir = fileURLToPath(new URL('..', import.meta.url));
+const rootDir = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const rawDir = fileURLToPath(new URL('results/raw/', import.meta.url));
 const allParts = ['binding', 'http', 'cold-start', 'build'];
 
