@@ -16,8 +16,17 @@ export interface ProgramModel {
 }
 
 interface ClassContext {
+  readonly isController: boolean;
   readonly basePath: string | undefined;
   readonly isMiddleware: boolean;
+}
+
+/** What one file's walk collects. */
+interface FileFindings {
+  readonly file: ts.SourceFile;
+  readonly methods: MethodModel[];
+  readonly ranges: { start: number; end: number }[];
+  readonly references: Set<string>;
 }
 
 /** Files the transformer looks at: the program's own TypeScript sources. */
@@ -37,84 +46,103 @@ class Analyser {
   file(file: ts.SourceFile): void {
     // Cheap filter: most files of a program hold no decorator at all.
     if (!file.text.includes('@')) return;
-    const methods: MethodModel[] = [];
-    const ranges: { start: number; end: number }[] = [];
-    const references = new Set<string>();
+    const found: FileFindings = { file, methods: [], ranges: [], references: new Set() };
     const visit = (node: ts.Node): void => {
-      if (this.tk.ts.isClassLike(node)) this.#class(node, file, methods, ranges, references);
+      if (this.tk.ts.isClassLike(node)) this.#class(node, found);
       this.tk.ts.forEachChild(node, visit);
     };
     visit(file);
-    if (ranges.length === 0) return;
-    let displayName = file.fileName.startsWith(this.projectDir + '/') ? file.fileName.slice(this.projectDir.length + 1) : file.fileName;
-    displayName = displayName.replace(/\\/g, '/');
-    this.files.set(file.fileName, { fileName: file.fileName, displayName, methods, decoratorRanges: ranges, references: [...references] });
+    if (found.ranges.length === 0) return;
+    const inProject = file.fileName.startsWith(this.projectDir + '/');
+    const displayName = (inProject ? file.fileName.slice(this.projectDir.length + 1) : file.fileName).replace(/\\/g, '/');
+    this.files.set(file.fileName, {
+      fileName: file.fileName, displayName, methods: found.methods, decoratorRanges: found.ranges, references: [...found.references],
+    });
   }
 
-  #class(cls: ts.ClassLikeDeclaration, file: ts.SourceFile, methods: MethodModel[], ranges: { start: number; end: number }[], references: Set<string>): void {
+  #class(cls: ts.ClassLikeDeclaration, found: FileFindings): void {
     const { ts: tsi } = this.tk;
-    // Outside a @Controller the base path is unknown (a base class's routes may be inherited under any prefix).
-    let context: ClassContext = { basePath: undefined, isMiddleware: false };
-    let isController = false;
-    for (const decorator of tsi.getDecorators(cls) ?? []) {
-      const recognised = recogniseKilnDecorator(this.tk, decorator);
-      if (recognised?.kind === 'controller') {
-        isController = true;
-        context = { ...context, basePath: recognised.basePath };
-      } else if (recognised?.kind === 'middleware') context = { ...context, isMiddleware: true };
-    }
+    const context = this.#classContext(cls);
     for (const member of cls.members) {
-      const parameters = tsi.isMethodDeclaration(member) || tsi.isConstructorDeclaration(member) || tsi.isSetAccessorDeclaration(member) ? member.parameters : undefined;
-      if (parameters === undefined) continue;
-      const bindings = parameters.map((parameter) => {
-        const found: RecognisedBinding[] = [];
-        for (const decorator of tsi.getDecorators(parameter) ?? []) {
-          const binding = recogniseBinding(this.tk, decorator);
-          if (binding === undefined) continue;
-          found.push(binding);
-          ranges.push({ start: decorator.getStart(file), end: decorator.getEnd() });
-          this.#collectReferences(decorator, references);
-        }
-        return found;
-      });
-      const routes: RouteModel[] = [];
-      const routeDecorators: ts.Decorator[] = [];
-      let handWritten = false;
-      if (tsi.isMethodDeclaration(member)) {
-        for (const decorator of tsi.getDecorators(member) ?? []) {
-          const recognised = recogniseKilnDecorator(this.tk, decorator);
-          if (recognised?.kind === 'hand-written-binder') handWritten = true;
-          if (recognised?.kind !== 'route') continue;
-          const path = recognised.path === undefined || context.basePath === undefined ? undefined : joinRoutePath(context.basePath, recognised.path);
-          routes.push({ method: recognised.method, path });
-          routeDecorators.push(decorator);
-        }
-      }
-      routes.forEach((route, i) => isController && this.#checkDuplicate(route, routeDecorators[i]!, cls, member));
-      const isUse = tsi.isMethodDeclaration(member) && context.isMiddleware && member.name.getText(file) === 'use';
+      const hasParameters = tsi.isMethodDeclaration(member) || tsi.isConstructorDeclaration(member) || tsi.isSetAccessorDeclaration(member);
+      if (!hasParameters) continue;
+      const bindings = member.parameters.map((parameter) => this.#bindingsOf(parameter, found));
+      const { routes, handWritten } = this.#routesOf(member, cls, context);
+      const isUse = tsi.isMethodDeclaration(member) && context.isMiddleware && member.name.getText(found.file) === 'use';
       if (routes.length === 0 && !isUse) {
-        for (const binding of bindings.flat()) {
-          this.#report('notARouteOrUse', binding.decorator, `${binding.decorator.getText(file)} is on '${member.name?.getText(file) ?? 'constructor'}', which is neither a route (@Get, @Post, ...) nor the use() method of a @Middleware() class`);
+        const where = member.name?.getText(found.file) ?? 'constructor';
+        for (const binding of bindings.flatMap((list) => (list === 'reported' ? [] : list))) {
+          this.#report('notARouteOrUse', binding.decorator, `${binding.decorator.getText(found.file)} is on '${where}', which is neither a route (@Get, @Post, ...) nor the use() method of a @Middleware() class`);
         }
         continue;
       }
-      if (parameters.length === 0 || !tsi.isMethodDeclaration(member) || handWritten) continue;
-      const models = parameters.map((parameter, index) => this.#parameter(parameter, index, bindings[index]!, routes, file));
+      if (!tsi.isMethodDeclaration(member) || member.parameters.length === 0 || handWritten) continue;
+      const parameters = member.parameters.map((parameter, index) => this.#parameter(parameter, index, bindings[index]!, routes, found.file));
       // Without a single binding there is nothing to compile: the runtime's start-up check (KILN003) applies too.
-      if (bindings.every((found) => found.length === 0)) continue;
-      methods.push({
+      if (bindings.every((list) => list !== 'reported' && list.length === 0)) continue;
+      found.methods.push({
         className: cls.name?.text ?? 'AnonymousClass',
-        methodName: member.name.getText(file),
+        methodName: member.name.getText(found.file),
         kind: routes.length > 0 ? 'route' : 'middleware',
         routes,
-        parameters: models,
-        line: lineOf(file, member.name.getStart(file)),
+        parameters,
+        line: lineOf(found.file, member.name.getStart(found.file)),
         nameEnd: member.name.getEnd(),
       });
     }
   }
 
-  #parameter(parameter: ts.ParameterDeclaration, index: number, bindings: RecognisedBinding[], routes: RouteModel[], file: ts.SourceFile): ParameterModel | undefined {
+  /** What the class decorators say: the controller's base path, or that this is a class middleware. */
+  #classContext(cls: ts.ClassLikeDeclaration): ClassContext {
+    // Outside a @Controller the base path is unknown (a base class's routes may be inherited under any prefix).
+    let context: ClassContext = { isController: false, basePath: undefined, isMiddleware: false };
+    for (const decorator of this.tk.ts.getDecorators(cls) ?? []) {
+      const recognised = recogniseKilnDecorator(this.tk, decorator);
+      if (recognised?.kind === 'controller') context = { ...context, isController: true, basePath: recognised.basePath };
+      else if (recognised?.kind === 'middleware') context = { ...context, isMiddleware: true };
+    }
+    return context;
+  }
+
+  /** The Kiln decorators of one parameter, each recorded to be blanked; 'reported' when one is in error. */
+  #bindingsOf(parameter: ts.ParameterDeclaration, found: FileFindings): RecognisedBinding[] | 'reported' {
+    const bindings: RecognisedBinding[] = [];
+    let reported = false;
+    for (const decorator of this.tk.ts.getDecorators(parameter) ?? []) {
+      const binding = recogniseBinding(this.tk, decorator);
+      if (binding === undefined) continue;
+      found.ranges.push({ start: decorator.getStart(found.file), end: decorator.getEnd() });
+      this.#collectReferences(decorator, found.references);
+      if (binding === 'uncalled' || binding === 'uncalled-with-arguments') {
+        const written = decorator.expression.getText(found.file);
+        this.#report('uncalledDecorator', decorator, `@${written} must be called: @${written}(${binding === 'uncalled' ? '' : "'name'"})`);
+        reported = true;
+      } else {
+        bindings.push(binding);
+      }
+    }
+    return reported ? 'reported' : bindings;
+  }
+
+  /** The routes a member declares (checked for duplicates), and whether it has a hand-written binder. */
+  #routesOf(member: ts.ClassElement, cls: ts.ClassLikeDeclaration, context: ClassContext): { routes: RouteModel[]; handWritten: boolean } {
+    const routes: RouteModel[] = [];
+    let handWritten = false;
+    if (!this.tk.ts.isMethodDeclaration(member)) return { routes, handWritten };
+    for (const decorator of this.tk.ts.getDecorators(member) ?? []) {
+      const recognised = recogniseKilnDecorator(this.tk, decorator);
+      if (recognised?.kind === 'hand-written-binder') handWritten = true;
+      if (recognised?.kind !== 'route') continue;
+      const path = recognised.path === undefined || context.basePath === undefined ? undefined : joinRoutePath(context.basePath, recognised.path);
+      const route = { method: recognised.method, path };
+      routes.push(route);
+      if (context.isController) this.#checkDuplicate(route, decorator, cls, member);
+    }
+    return { routes, handWritten };
+  }
+
+  #parameter(parameter: ts.ParameterDeclaration, index: number, bindings: RecognisedBinding[] | 'reported', routes: RouteModel[], file: ts.SourceFile): ParameterModel | undefined {
+    if (bindings === 'reported') return undefined;
     const parameterName = parameter.name.getText(file);
     if (bindings.length === 0) {
       this.#report('unboundParameter', parameter.name, `parameter '${parameterName}' has no binding decorator: add @Param, @Query, @Header, @Body, @Req or a decorator made by routeRequestParamDecorator`);

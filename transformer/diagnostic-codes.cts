@@ -16,6 +16,7 @@ export const diagnosticCodes = {
   notARouteOrUse: { code: 106, title: 'a Kiln parameter decorator is on a method that is neither a route nor a middleware use()' },
   nameNotLiteral: { code: 107, title: 'the name given to a Kiln parameter decorator is not a string literal' },
   twoBindings: { code: 108, title: 'a parameter has more than one Kiln binding decorator' },
+  uncalledDecorator: { code: 109, title: 'a Kiln parameter decorator is used without being called (`@Req` instead of `@Req()`)' },
   generatedCodeError: { code: 190, title: 'internal: the generated binder does not type-check (a kiln/transformer bug; please report it)' },
 } as const satisfies Record<string, DiagnosticCode>;
 
