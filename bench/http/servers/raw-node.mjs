@@ -1,82 +1,9 @@
-// Hand-written node:http: the ceiling. Routing, conversion and serialisation written out for
-// exactly these routes, with nothing a framework would add.
+// Hand-written node:http: the ceiling (see raw-node-listener.mjs).
 // Usage: node raw-node.mjs <port> [--rate-limit]
 import http from 'node:http';
-import { parse as parseQuery } from 'node:querystring';
-import { checkNewUser } from '../../build/kiln/http/new-user.js';
+import { createRawListener } from './raw-node-listener.mjs';
 
 const port = Number(process.argv[2]);
-const rateLimited = process.argv.includes('--rate-limit');
-
-// Scenario (d): a minimal fixed-window counter per client address, with the standard headers.
-const windowMs = 60_000;
-const max = 1_000_000_000;
-const windows = new Map();
-function limit(req, res) {
-  const key = req.headers['x-forwarded-for'] ?? req.socket.remoteAddress;
-  const now = Date.now();
-  let window = windows.get(key);
-  if (window === undefined || window.reset <= now) {
-    window = { count: 0, reset: now + windowMs };
-    windows.set(key, window);
-  }
-  window.count++;
-  res.setHeader('ratelimit-limit', String(max));
-  res.setHeader('ratelimit-remaining', String(Math.max(0, max - window.count)));
-  res.setHeader('ratelimit-reset', String(Math.ceil(window.reset / 1000)));
-  if (window.count <= max) return true;
-  send(res, 429, { error: 'Too Many Requests', message: 'Rate limit exceeded.' });
-  return false;
-}
-
-function send(res, status, value) {
-  const body = JSON.stringify(value);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
-
-function getUser(req, res, id, search) {
-  const query = parseQuery(search);
-  const tags = query.tags;
-  send(res, 200, {
-    id: Number(id),
-    active: query.active === 'true' || query.active === '1',
-    tags: tags === undefined ? [] : typeof tags === 'string' ? [tags] : tags,
-    requestId: req.headers['x-request-id'],
-  });
-}
-
-function createUser(req, res) {
-  const chunks = [];
-  req.on('data', (chunk) => chunks.push(chunk));
-  req.on('end', () => {
-    let user;
-    try {
-      user = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    } catch {
-      send(res, 400, { error: 'invalid JSON' });
-      return;
-    }
-    const problem = checkNewUser(user);
-    if (problem !== undefined) send(res, 400, { error: problem });
-    else send(res, 200, { id: 1, name: user.name, email: user.email, age: user.age });
-  });
-}
-
-const server = http.createServer((req, res) => {
-  if (rateLimited && !limit(req, res)) return;
-  const url = req.url;
-  const question = url.indexOf('?');
-  const path = question === -1 ? url : url.slice(0, question);
-  if (req.method === 'GET' && path === '/hello') {
-    send(res, 200, { hello: 'world' });
-  } else if (req.method === 'GET' && path.startsWith('/users/') && path.indexOf('/', 7) === -1) {
-    getUser(req, res, path.slice(7), question === -1 ? '' : url.slice(question + 1));
-  } else if (req.method === 'POST' && path === '/users') {
-    createUser(req, res);
-  } else {
-    send(res, 404, { error: 'Not Found' });
-  }
-});
+const server = http.createServer(createRawListener({ rateLimited: process.argv.includes('--rate-limit') }));
 server.keepAliveTimeout = 5_000;
 server.listen(port, '127.0.0.1');

@@ -1,0 +1,15 @@
+// The Kiln benchmark application, without a socket: routes (a)–(c), and with `rateLimited` every
+// route behind a global @kiln/rate-limit. server.ts listens with it; the in-process benchmark
+// drives its `handler` directly.
+import { createServer, type KilnServer, type MiddlewareLike } from 'kiln';
+import { HelloController, UsersController } from './users-controller.js';
+
+export async function createKilnApp({ rateLimited = false } = {}): Promise<KilnServer> {
+  const middlewares: MiddlewareLike[] = [];
+  if (rateLimited) {
+    // Loaded only for scenario (d): the other servers run without it, like the other frameworks'.
+    const { rateLimit } = await import('@kiln/rate-limit');
+    middlewares.push(rateLimit({ max: 1_000_000_000, windowMs: 60_000 }));
+  }
+  return createServer({ controllers: [HelloController, UsersController], middlewares });
+}
