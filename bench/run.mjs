@@ -3,7 +3,7 @@
 // Installs bench/'s own dependencies if missing, builds Kiln (and @kiln/rate-limit) and the
 // benchmark apps, runs the chosen parts (default: all), keeps each part's raw results in
 // bench/results/raw/ and rewrites bench/results/latest.md and latest.svg from them.
-// Parts: binding, http, cold-start, build.
+// Parts: binding, in-process, http, cold-start, build.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const rootDir = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const rawDir = fileURLToPath(new URL('results/raw/', import.meta.url));
-const allParts = ['binding', 'http', 'cold-start', 'build'];
+const allParts = ['binding', 'in-process', 'http', 'cold-start', 'build'];
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -72,6 +72,9 @@ for (const part of parts) {
   if (part === 'binding') {
     const { runBinding } = await import('./binding/binding.bench.mjs');
     await timed('binding', () => runBinding());
+  } else if (part === 'in-process') {
+    const { runInProcess } = await import('./in-process/in-process.bench.mjs');
+    await timed('in-process', () => runInProcess());
   } else if (part === 'http') {
     const { runHttp } = await import('./http/http.bench.mjs');
     await timed('http', () => runHttp({
@@ -102,6 +105,7 @@ const results = {
   generatedAt: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
   machine: machine(),
   binding: await readRaw('binding'),
+  inProcess: await readRaw('in-process'),
   http: await readRaw('http'),
   coldStart: await readRaw('cold-start'),
   build: await readRaw('build'),

@@ -94,6 +94,42 @@ function bindingSection(binding) {
   ];
 }
 
+function inProcessSection(inProcess, http) {
+  const titles = Object.fromEntries(scenarios.map((scenario) => [scenario.id, scenario.title]));
+  const rows = Object.entries(inProcess.results).map(([id, r]) => {
+    // Projection: raw node:http's measured CPU per request on the socket, plus Kiln's extra work.
+    const rawCpuUs = http ? httpRows(http, [baseline], baseline, id)[0]?.cpuUs : undefined;
+    const projected = Number.isFinite(rawCpuUs) ? rawCpuUs / (rawCpuUs + (r.kilnNs - r.rawNs) / 1000) : NaN;
+    return `| ${titles[id]} | ${whole(r.kilnNs)} | ${whole(r.rawNs)} | ${whole(r.kilnNs - r.rawNs)} | ${fixed(projected, 3)} |`;
+  });
+  return [
+    '## Listener work per request, in process',
+    '',
+    'Kiln\'s `app.handler` and the hand-written listener called directly on the same stub request and response (no socket, no HTTP ' +
+      'parser): the part of a request\'s CPU time that is the framework\'s own. Answers checked first; mitata medians. "Projected × raw" ' +
+      'adds Kiln\'s extra work to raw node:http\'s measured server CPU per request on the socket: the ratio Kiln reaches when the server ' +
+      'core is the limit.' + loadLine(inProcess),
+    '',
+    '| route | Kiln ns/req | raw ns/req | Kiln extra ns | projected × raw |',
+    '|---|---:|---:|---:|---:|',
+    ...rows,
+    '',
+    ...limiterProjection(inProcess, http),
+  ];
+}
+
+/** Kiln's (d)/(b) when the server core is the limit: route (b)'s socket cost plus each listener's own work. */
+function limiterProjection(inProcess, http) {
+  const b = inProcess.results.b;
+  const d = inProcess.results.d;
+  const rawCpuUs = http ? httpRows(http, [baseline], baseline, 'b')[0]?.cpuUs : undefined;
+  if (!b || !d || !Number.isFinite(rawCpuUs)) return [];
+  const socketUs = rawCpuUs - b.rawNs / 1000;
+  const projected = (socketUs + b.kilnNs / 1000) / (socketUs + d.kilnNs / 1000);
+  return [`Projected Kiln (d)/(b) on the socket: ${fixed(projected, 3)} (the limiter's own ${whole(d.kilnNs - b.kilnNs)} ns per request on ` +
+    `${fixed(socketUs, 1)} µs of Node HTTP and kernel work; the three extra response headers' cost inside Node is not in this figure).`, ''];
+}
+
 function coldStartSection(cold) {
   const rows = Object.entries(cold.results).map(([name, r]) => `| ${name === 'Kiln' ? '**Kiln**' : name} | ${fixed(r.milliseconds, 0)} | ${fixed(r.peakRssMb, 1)} |`);
   return [
@@ -148,8 +184,9 @@ export function resultsMarkdown(results) {
   if (results.http) lines.push(...httpSection(results.http));
   else lines.push('## HTTP throughput', '', 'Not run.', '');
   if (results.binding) lines.push(...bindingSection(results.binding));
+  if (results.inProcess) lines.push(...inProcessSection(results.inProcess, results.http));
   if (results.coldStart) lines.push(...coldStartSection(results.coldStart));
   lines.push(...buildSection(results.build ?? { pending: 'not run' }));
-  lines.push('Rerun: `npm run bench` (all parts) or `npm run bench -- http|binding|cold-start|build` (one part; the others keep their last results).', '');
+  lines.push('Rerun: `npm run bench` (all parts) or `npm run bench -- binding|in-process|http|cold-start|build` (one part; the others keep their last results).', '');
   return lines.join('\n');
 }
