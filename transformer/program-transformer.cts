@@ -4,6 +4,7 @@ import { analyseProgram } from './analyse-program.cjs';
 import { emitFileCode } from './binder-emitter.cjs';
 import { emitTransformer, type EmitPlan } from './emit-transformer.cjs';
 import { kilnCodeOf, kilnDiagnostic } from './kiln-diagnostic.cjs';
+import { restoreSourcesContent } from './source-map-content.cjs';
 import { rewriteSource } from './source-rewriter.cjs';
 import type { Toolkit } from './toolkit.cjs';
 
@@ -44,6 +45,7 @@ export function transformProgram(
   const bindingModule = config.bindingModule ?? 'kiln/binding';
 
   const rewritten = new Map<string, ts.SourceFile>();
+  const originalTexts = new Map<string, string>();
   const plans = new Map<string, EmitPlan>();
   for (const [fileName, fileModel] of model.files) {
     const original = program.getSourceFile(fileName)!;
@@ -60,12 +62,13 @@ export function transformProgram(
     // Builder programs (incremental, watch) tell changed files apart by version: the generated text counts.
     (file as { version?: string }).version = createHash('sha256').update(text).digest('hex');
     rewritten.set(fileName, file);
+    originalTexts.set(text, original.text);
     plans.set(fileName, { generatedStart: original.text.length, binders: generated.binders });
   }
 
   let next = program;
+  const baseHost = host ?? tsi.createCompilerHost(options);
   if (rewritten.size > 0) {
-    const baseHost = host ?? tsi.createCompilerHost(options);
     const newHost: ts.CompilerHost = {
       ...baseHost,
       getSourceFile: (fileName, languageVersion, onError, shouldCreate) =>
@@ -108,7 +111,8 @@ export function transformProgram(
   next.emit = (targetSourceFile, writeFile, cancellationToken, emitOnlyDts, customTransformers, ...rest: unknown[]) => {
     if (options.noEmitOnError && kilnErrors.length > 0) return { emitSkipped: true, diagnostics: [] };
     const transformers: ts.CustomTransformers = { ...customTransformers, before: [phaseTwo, ...(customTransformers?.before ?? [])] };
-    return (emit as (...args: unknown[]) => ts.EmitResult)(targetSourceFile, writeFile, cancellationToken, emitOnlyDts, transformers, ...rest);
+    const write = rewritten.size > 0 && (options.inlineSources === true) ? restoreSourcesContent(writeFile ?? baseHost.writeFile, originalTexts) : writeFile;
+    return (emit as (...args: unknown[]) => ts.EmitResult)(targetSourceFile, write, cancellationToken, emitOnlyDts, transformers, ...rest);
   };
   return next;
 }

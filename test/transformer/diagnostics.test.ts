@@ -74,6 +74,11 @@ test('positions: the source map points emitted code back at its original line', 
   }
 });
 
+test('positions: with inlineSources the source map embeds the file as written, not as rewritten', () => {
+  const map = JSON.parse(readFileSync(join(compiled.outDir, 'positions.js.map'), 'utf8'));
+  assert.equal(map.sourcesContent, [readFileSync(join(project, 'positions.ts'), 'utf8')]);
+});
+
 test('generated binders are in the emitted file, each naming its source file and line', () => {
   const js = readFileSync(join(compiled.outDir, 'positions.js'), 'utf8');
   assert.match(js, /\/\*\* GET \/positions\/:a → Positions\.a \(positions\.ts:8\) \*\/\nfunction kiln\$bind_Positions_a\(req, strict\) \{/);
