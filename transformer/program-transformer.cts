@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type * as ts from 'typescript';
 import { analyseProgram } from './analyse-program.cjs';
 import { emitFileCode } from './binder-emitter.cjs';
-import { emitTransformer, type EmitPlan } from './emit-transformer.cjs';
-import { kilnCodeOf, kilnDiagnostic } from './kiln-diagnostic.cjs';
-import { restoreSourcesContent } from './source-map-content.cjs';
+import type { EmitPlan } from './emit-transformer.cjs';
+import { kilnCodeOf } from './kiln-diagnostic.cjs';
+import { hookDiagnostics, hookEmit, type HookOptions } from './program-hooks.cjs';
 import { rewriteSource } from './source-rewriter.cjs';
 import type { Toolkit } from './toolkit.cjs';
 
@@ -19,14 +19,11 @@ export interface KilnTransformerConfig {
   readonly disable?: readonly string[];
 }
 
-// Unused-declaration diagnostics: generated code references nothing a user could remove.
-const unusedCodes = new Set([6133, 6138, 6192, 6196, 6198, 6199, 6205]);
-
 /**
- * Phase 1 of the plugin (ts-patch `transformProgram: true`): analyse the program, rewrite each file
- * that holds Kiln parameter decorators (decorators blanked, binders appended), build the program
- * the checker and emitter see, report KILN diagnostics through it, and hook phase 2 (the emit-time
- * transformer) into its `emit`.
+ * Phase 1 of the plugin (ts-patch `transformProgram: true`): analyse the program (find + analyse),
+ * write each file's binders (emit), rewrite the files that hold Kiln parameter decorators
+ * (decorators blanked, binders appended), build the program the checker and emitter see, and hook
+ * the KILN diagnostics and phase 2 (the emit-time transformer) into it.
  */
 export function transformProgram(
   program: ts.Program,
@@ -44,7 +41,8 @@ export function transformProgram(
   const options = program.getCompilerOptions();
   const bindingModule = config.bindingModule ?? 'kiln/binding';
 
-  const rewritten = new Map<string, ts.SourceFile>();
+  // The text the checker sees for each file with Kiln parameter decorators.
+  const texts = new Map<string, string>();
   const originalTexts = new Map<string, string>();
   const plans = new Map<string, EmitPlan>();
   for (const [fileName, fileModel] of model.files) {
@@ -54,30 +52,31 @@ export function transformProgram(
       : original.impliedNodeFormat === tsi.ModuleKind.CommonJS;
     const generated = emitFileCode(fileModel, bindingModule, commonJs);
     const text = rewriteSource(original.text, fileModel.decoratorRanges, generated.text);
-    const file = tsi.createSourceFile(fileName, text, {
-      languageVersion: original.languageVersion,
-      impliedNodeFormat: original.impliedNodeFormat,
-      setExternalModuleIndicator: (options as { setExternalModuleIndicator?: (f: ts.SourceFile) => void }).setExternalModuleIndicator,
-    }, true);
-    // Builder programs (incremental, watch) tell changed files apart by version: the generated text counts.
-    (file as { version?: string }).version = createHash('sha256').update(text).digest('hex');
-    rewritten.set(fileName, file);
+    texts.set(fileName, text);
     originalTexts.set(text, original.text);
     plans.set(fileName, { generatedStart: original.text.length, binders: generated.binders });
   }
 
-  let next = program;
   const baseHost = host ?? tsi.createCompilerHost(options);
-  if (rewritten.size > 0) {
-    const newHost: ts.CompilerHost = {
-      ...baseHost,
-      getSourceFile: (fileName, languageVersion, onError, shouldCreate) =>
-        rewritten.get(fileName) ?? program.getSourceFile(fileName) ?? baseHost.getSourceFile(fileName, languageVersion, onError, shouldCreate),
+  let next = program;
+  if (texts.size > 0) {
+    const parsed = new Map<string, ts.SourceFile>();
+    const getSourceFile: ts.CompilerHost['getSourceFile'] = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
+      const text = texts.get(fileName);
+      if (text === undefined) return program.getSourceFile(fileName) ?? baseHost.getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate);
+      let file = parsed.get(fileName);
+      if (file === undefined) {
+        file = tsi.createSourceFile(fileName, text, languageVersionOrOptions, true);
+        // Builder programs (incremental, watch) tell changed files apart by version: the generated text counts.
+        (file as { version?: string }).version = createHash('sha256').update(text).digest('hex');
+        parsed.set(fileName, file);
+      }
+      return file;
     };
     next = tsi.createProgram({
       rootNames: program.getRootFileNames(),
       options,
-      host: newHost,
+      host: { ...baseHost, getSourceFile },
       oldProgram: program,
       projectReferences: program.getProjectReferences(),
       configFileParsingDiagnostics: program.getConfigFileParsingDiagnostics(),
@@ -85,34 +84,15 @@ export function transformProgram(
   }
 
   const disabled = new Set(config.disable ?? []);
-  const kilnErrors = model.diagnostics.filter((d) => !disabled.has(kilnCodeOf(d)));
-  const semantic = next.getSemanticDiagnostics.bind(next);
-  next.getSemanticDiagnostics = (sourceFile, cancellationToken) => {
-    const found: ts.Diagnostic[] = [];
-    for (const diagnostic of semantic(sourceFile, cancellationToken)) {
-      const plan = diagnostic.file === undefined ? undefined : plans.get(diagnostic.file.fileName);
-      if (plan === undefined || diagnostic.start === undefined || diagnostic.start < plan.generatedStart) {
-        found.push(diagnostic);
-      } else if (!unusedCodes.has(diagnostic.code)) {
-        // An error inside generated code is the transformer's fault: say so rather than point past the file's end.
-        const original = program.getSourceFile(diagnostic.file!.fileName)!;
-        const message = tsi.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
-        found.push(kilnDiagnostic(tsi, 'generatedCodeError', original.statements[original.statements.length - 1] ?? original, message));
-      }
-    }
-    for (const diagnostic of kilnErrors) {
-      if (sourceFile === undefined || diagnostic.file?.fileName === sourceFile.fileName) found.push(diagnostic);
-    }
-    return found;
+  const hooks: HookOptions = {
+    ts: tsi,
+    original: program,
+    plans,
+    kilnErrors: model.diagnostics.filter((d) => !disabled.has(kilnCodeOf(d))),
+    originalTexts,
+    fallbackWriteFile: baseHost.writeFile,
   };
-
-  const emit = next.emit.bind(next);
-  const phaseTwo = emitTransformer(tsi, plans);
-  next.emit = (targetSourceFile, writeFile, cancellationToken, emitOnlyDts, customTransformers, ...rest: unknown[]) => {
-    if (options.noEmitOnError && kilnErrors.length > 0) return { emitSkipped: true, diagnostics: [] };
-    const transformers: ts.CustomTransformers = { ...customTransformers, before: [phaseTwo, ...(customTransformers?.before ?? [])] };
-    const write = rewritten.size > 0 && (options.inlineSources === true) ? restoreSourcesContent(writeFile ?? baseHost.writeFile, originalTexts) : writeFile;
-    return (emit as (...args: unknown[]) => ts.EmitResult)(targetSourceFile, write, cancellationToken, emitOnlyDts, transformers, ...rest);
-  };
+  hookDiagnostics(next, hooks);
+  hookEmit(next, hooks);
   return next;
 }

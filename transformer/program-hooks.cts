@@ -1,0 +1,59 @@
+import type * as ts from 'typescript';
+import { emitTransformer, type EmitPlan } from './emit-transformer.cjs';
+import { kilnDiagnostic } from './kiln-diagnostic.cjs';
+import { restoreSourcesContent } from './source-map-content.cjs';
+
+// Unused-declaration diagnostics: generated code declares nothing a user could remove.
+const unusedCodes = new Set([6133, 6138, 6192, 6196, 6198, 6199, 6205]);
+
+export interface HookOptions {
+  readonly ts: typeof ts;
+  /** The user's program: KILN190 points into its files. */
+  readonly original: ts.Program;
+  readonly plans: ReadonlyMap<string, EmitPlan>;
+  /** The KILN errors to report (already filtered by `disable`). */
+  readonly kilnErrors: readonly ts.Diagnostic[];
+  /** Original text by rewritten text, for source maps that embed sources. */
+  readonly originalTexts: ReadonlyMap<string, string>;
+  readonly fallbackWriteFile: ts.WriteFileCallback;
+}
+
+/**
+ * Adds the KILN diagnostics to what the program reports (tspc prints them and exits non-zero),
+ * and turns an error inside generated code into KILN190 at the file rather than past its end.
+ */
+export function hookDiagnostics(program: ts.Program, hooks: HookOptions): void {
+  const semantic = program.getSemanticDiagnostics.bind(program);
+  program.getSemanticDiagnostics = (sourceFile, cancellationToken) => {
+    const found: ts.Diagnostic[] = [];
+    for (const diagnostic of semantic(sourceFile, cancellationToken)) {
+      const plan = diagnostic.file === undefined ? undefined : hooks.plans.get(diagnostic.file.fileName);
+      if (plan === undefined || diagnostic.start === undefined || diagnostic.start < plan.generatedStart) {
+        found.push(diagnostic);
+      } else if (!unusedCodes.has(diagnostic.code)) {
+        const file = hooks.original.getSourceFile(diagnostic.file!.fileName)!;
+        const message = hooks.ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
+        found.push(kilnDiagnostic(hooks.ts, 'generatedCodeError', file.statements[file.statements.length - 1] ?? file, message));
+      }
+    }
+    for (const diagnostic of hooks.kilnErrors) {
+      if (sourceFile === undefined || diagnostic.file?.fileName === sourceFile.fileName) found.push(diagnostic);
+    }
+    return found;
+  };
+}
+
+/** Runs phase 2 (the emit-time transformer) on every emit; honours `noEmitOnError` for KILN errors. */
+export function hookEmit(program: ts.Program, hooks: HookOptions): void {
+  const emit = program.emit.bind(program) as (...args: unknown[]) => ts.EmitResult;
+  const options = program.getCompilerOptions();
+  const phaseTwo = emitTransformer(hooks.ts, hooks.plans);
+  program.emit = (targetSourceFile, writeFile, cancellationToken, emitOnlyDts, customTransformers, ...rest: unknown[]) => {
+    if (options.noEmitOnError && hooks.kilnErrors.length > 0) return { emitSkipped: true, diagnostics: [] };
+    const transformers: ts.CustomTransformers = { ...customTransformers, before: [phaseTwo, ...(customTransformers?.before ?? [])] };
+    const write = hooks.plans.size > 0 && options.inlineSources === true
+      ? restoreSourcesContent(writeFile ?? hooks.fallbackWriteFile, hooks.originalTexts)
+      : writeFile;
+    return emit(targetSourceFile, write, cancellationToken, emitOnlyDts, transformers, ...rest);
+  };
+}
