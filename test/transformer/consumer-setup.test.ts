@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { compileFixture } from './support/compile-fixture.js';
 import { consumerProject } from './support/consumer-project.js';
 
-test('a consumer project builds (and rebuilds incrementally) with { "transform": "kiln/transformer", "transformProgram": true } and serves typed parameters', async () => {
+test('a consumer project builds (and rebuilds incrementally) with { "transform": "kiln/transformer", "transformProgram": true } and serves typed parameters, with a decorator from another package', async () => {
   const project = consumerProject();
   try {
     project.write('tsconfig.json', JSON.stringify({
@@ -22,12 +22,17 @@ test('a consumer project builds (and rebuilds incrementally) with { "transform":
       },
       include: ['src'],
     }, null, 2));
+    // A custom decorator published in another package: recognised by its declared type alone.
+    project.write('node_modules/acme-decorators/package.json', JSON.stringify({ name: 'acme-decorators', type: 'module', main: 'index.js', types: 'index.d.ts' }));
+    project.write('node_modules/acme-decorators/index.js', "import { routeRequestParamDecorator } from 'kiln';\nexport const Host = routeRequestParamDecorator('hostname');\n");
+    project.write('node_modules/acme-decorators/index.d.ts', "import type { ParameterBinding } from 'kiln';\nexport declare const Host: () => ParameterBinding<'request', 'hostname'>;\n");
     project.write('src/app.ts', [
       "import { Controller, Get, Param, Query, createServer } from 'kiln';",
+      "import { Host } from 'acme-decorators';",
       '',
       "@Controller('/users')",
       'export class Users {',
-      "  @Get('/:id') get(@Param('id') id: number, @Query('tags') tags: string[]) { return { id, tags }; }",
+      "  @Get('/:id') get(@Param('id') id: number, @Query('tags') tags: string[], @Host() host: string) { return { id, tags, host }; }",
       '}',
       'export const app = createServer({ controllers: [Users], strictValidation: true });',
       '',
@@ -39,7 +44,7 @@ test('a consumer project builds (and rebuilds incrementally) with { "transform":
     assert.is(rebuilt.exitCode, 0, `incremental rebuild: ${rebuilt.output}`);
     const { app } = await import(pathToFileURL(join(project.dir, 'dist', 'app.js')).href);
     const ok = await app.fetch(new Request('http://localhost/users/7?tags=a&tags=b'));
-    assert.equal(await ok.json(), { id: 7, tags: ['a', 'b'] });
+    assert.equal(await ok.json(), { id: 7, tags: ['a', 'b'], host: 'localhost' });
     const bad = await app.fetch(new Request('http://localhost/users/seven'));
     assert.is(bad.status, 400);
     assert.equal(await bad.json(), { error: 'Bad Request', message: "Parameter 'id' expected number, got 'seven'" });
