@@ -36,8 +36,9 @@ export async function runInProcess({ log = console.log } = {}) {
       stats.Kiln = await measure(timeKiln, { min_cpu_time: 5e8 });
       stats.raw = await measure(timeRaw, { min_cpu_time: 5e8 });
     }
-    results[scenario.id] = { kilnNs: stats.Kiln.p50, rawNs: stats.raw.p50 };
-    log(`in-process: ${scenario.title}: Kiln ${stats.Kiln.p50.toFixed(0)} ns, raw ${stats.raw.p50.toFixed(0)} ns per request (medians)`);
+    // Fastest batches (each a mean over many requests): preemption by other work only adds time.
+    results[scenario.id] = { kilnNs: stats.Kiln.min, rawNs: stats.raw.min, kilnMedianNs: stats.Kiln.p50, rawMedianNs: stats.raw.p50 };
+    log(`in-process: ${scenario.title}: Kiln ${stats.Kiln.min.toFixed(0)} ns, raw ${stats.raw.min.toFixed(0)} ns per request (fastest batches; medians ${stats.Kiln.p50.toFixed(0)}, ${stats.raw.p50.toFixed(0)})`);
   }
   return { results };
 }
