@@ -1,4 +1,5 @@
 export { rateLimit } from './rate-limit.js';
+export { RateLimitError, rateLimitErrorCodes, type RateLimitErrorCode } from './rate-limit-error.js';
 export type { RateLimitOptions } from './rate-limit-options.js';
 export type { RateLimitStore, RateLimitStoreOptions, RateLimitHit } from './rate-limit-store.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';

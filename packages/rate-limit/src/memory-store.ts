@@ -1,5 +1,6 @@
 import type { RateLimitHit, RateLimitStore, RateLimitStoreOptions } from './rate-limit-store.js';
 import { SlidingLog } from './sliding-log.js';
+import { RateLimitError } from './rate-limit-error.js';
 
 export interface MemoryStoreOptions {
   /** Most keys held; past it the least recently used 20% are evicted. Default 10 000. */
@@ -40,8 +41,8 @@ export class MemoryStore implements RateLimitStore {
   constructor(options: MemoryStoreOptions = {}) {
     const maxKeys = options.maxKeys ?? 10_000;
     const interval = options.cleanupIntervalMs ?? 60_000;
-    if (!Number.isInteger(maxKeys) || maxKeys < 1) throw new TypeError(`MemoryStore maxKeys must be a whole number above 0, got ${maxKeys}`);
-    if (!(interval > 0) || !Number.isFinite(interval)) throw new TypeError(`MemoryStore cleanupIntervalMs must be a positive number, got ${interval}`);
+    if (!Number.isInteger(maxKeys) || maxKeys < 1) throw new RateLimitError('KILN203', `MemoryStore maxKeys must be a whole number above 0, got ${maxKeys}`);
+    if (!(interval > 0) || !Number.isFinite(interval)) throw new RateLimitError('KILN203', `MemoryStore cleanupIntervalMs must be a positive number, got ${interval}`);
     this.#maxKeys = maxKeys;
     this.#timer = setInterval(() => this.#dropIdle(Date.now()), interval);
     this.#timer.unref();
@@ -50,7 +51,7 @@ export class MemoryStore implements RateLimitStore {
   /** Called by `rateLimit`. A store serves one limiter: a second `init` throws. */
   init(options: RateLimitStoreOptions): void {
     if (this.#initialised) {
-      throw new Error('This MemoryStore already serves another rateLimit(); give each rateLimit() its own store (one rateLimit() may be reused on several routes)');
+      throw new RateLimitError('KILN202', 'This MemoryStore already serves another rateLimit(); give each rateLimit() its own store (one rateLimit() may be reused on several routes)');
     }
     this.#initialised = true;
     this.#windowMs = options.windowMs;

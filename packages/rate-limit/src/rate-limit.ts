@@ -2,6 +2,7 @@ import type { KilnRequest, MiddlewareFunction } from 'kiln';
 import { proxiedClientKey, socketClientKey } from './client-key.js';
 import { MemoryStore } from './memory-store.js';
 import type { RateLimitOptions } from './rate-limit-options.js';
+import { RateLimitError } from './rate-limit-error.js';
 import type { RateLimitHit } from './rate-limit-store.js';
 import { handlerResponse, tooManyRequests } from './too-many-requests.js';
 
@@ -9,9 +10,27 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
 }
 
-function checkOptions(max: number, windowMs: number): void {
-  if (!Number.isInteger(max) || max < 0) throw new TypeError(`rateLimit: max must be a whole number of requests (0 or more), got ${max}`);
-  if (!Number.isFinite(windowMs) || windowMs <= 0) throw new TypeError(`rateLimit: windowMs must be a positive number of milliseconds, got ${windowMs}`);
+/** Everything that can be checked before the first request is checked here (KILN201). */
+function checkOptions(options: RateLimitOptions, max: number, windowMs: number): void {
+  if (options === null || typeof options !== 'object') throw new RateLimitError('KILN201', `rateLimit(options): options must be an object, got ${options}`);
+  if (!Number.isInteger(max) || max < 0) throw new RateLimitError('KILN201', `rateLimit: max must be a whole number of requests (0 or more), got ${max}`);
+  if (typeof windowMs !== 'number' || !Number.isFinite(windowMs) || windowMs <= 0) {
+    throw new RateLimitError('KILN201', `rateLimit: windowMs must be a positive number of milliseconds, got ${windowMs}`);
+  }
+  for (const name of ['keyGenerator', 'handler', 'skip'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') {
+      throw new RateLimitError('KILN201', `rateLimit: ${name} must be a function, got ${typeof options[name]}`);
+    }
+  }
+  for (const name of ['standardHeaders', 'trustProxy'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'boolean') {
+      throw new RateLimitError('KILN201', `rateLimit: ${name} must be true or false, got ${typeof options[name]}`);
+    }
+  }
+  const store = options.store;
+  if (store !== undefined && (store === null || typeof store.increment !== 'function' || typeof store.reset !== 'function')) {
+    throw new RateLimitError('KILN201', 'rateLimit: store must have increment(key) and reset(key) methods');
+  }
 }
 
 /**
@@ -37,9 +56,9 @@ function checkOptions(max: number, windowMs: number): void {
  * ```
  */
 export function rateLimit(options: RateLimitOptions = {}): MiddlewareFunction {
-  const max = options.max ?? 100;
-  const windowMs = options.windowMs ?? 60_000;
-  checkOptions(max, windowMs);
+  const max = options?.max ?? 100;
+  const windowMs = options?.windowMs ?? 60_000;
+  checkOptions(options, max, windowMs);
   const store = options.store ?? new MemoryStore();
   store.init?.({ windowMs, max });
   const keyGenerator = options.keyGenerator ?? (options.trustProxy === false ? socketClientKey : proxiedClientKey);

@@ -1,3 +1,5 @@
+import { RateLimitError } from './rate-limit-error.js';
+
 /** The part of an `ioredis` client that `RedisStore` uses. */
 export interface IoRedisClientLike {
   evalsha(sha: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
@@ -49,5 +51,5 @@ export function scriptRunner(client: RedisClientLike): ScriptRunner {
       del: (key) => redis.del(key),
     };
   }
-  throw new TypeError('RedisStore needs an ioredis client (evalsha) or a redis client (evalSha)');
+  throw new RateLimitError('KILN204', 'RedisStore needs an ioredis client (evalsha) or a redis client (evalSha)');
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { scriptRunner, type RedisClientLike, type ScriptRunner } from './redis-client.js';
 import type { RateLimitHit, RateLimitStore, RateLimitStoreOptions } from './rate-limit-store.js';
 import { slidingWindowScript, slidingWindowSha } from './sliding-window-script.js';
+import { RateLimitError } from './rate-limit-error.js';
 
 export interface RedisStoreOptions {
   /** A connected (or connecting) `ioredis` or `redis` client. The application owns it and closes it. */
@@ -58,13 +59,15 @@ export class RedisStore implements RateLimitStore {
 
   constructor(options: RedisStoreOptions) {
     if (options === null || typeof options !== 'object' || options.client == null) {
-      throw new TypeError('RedisStore needs { client }: an ioredis or redis client');
+      throw new RateLimitError('KILN204', 'RedisStore needs { client }: an ioredis or redis client');
     }
+    if (options.prefix !== undefined && typeof options.prefix !== 'string') throw new RateLimitError('KILN203', `RedisStore prefix must be a string, got ${typeof options.prefix}`);
+    if (options.failOpen !== undefined && typeof options.failOpen !== 'boolean') throw new RateLimitError('KILN203', `RedisStore failOpen must be true or false, got ${typeof options.failOpen}`);
     this.#redis = scriptRunner(options.client);
     this.#prefix = options.prefix ?? 'kiln-rl:';
     this.#failOpen = options.failOpen ?? true;
     this.#timeoutMs = options.timeoutMs ?? 200;
-    if (!(this.#timeoutMs > 0)) throw new TypeError(`RedisStore timeoutMs must be a positive number, got ${options.timeoutMs}`);
+    if (!(this.#timeoutMs > 0) || !Number.isFinite(this.#timeoutMs)) throw new RateLimitError('KILN203', `RedisStore timeoutMs must be a positive number, got ${options.timeoutMs}`);
     this.#onError = options.onError ?? ((error) => {
       if (!this.#failing) console.warn(`[@kiln/rate-limit] Redis failed; ${this.#failOpen ? 'letting requests through' : 'refusing requests'} until it answers again:`, error);
     });
@@ -73,7 +76,7 @@ export class RedisStore implements RateLimitStore {
   /** Called by `rateLimit`. A store serves one limiter: a second `init` throws. */
   init(options: RateLimitStoreOptions): void {
     if (this.#initialised) {
-      throw new Error('This RedisStore already serves another rateLimit(); give each rateLimit() its own store and prefix (one rateLimit() may be reused on several routes)');
+      throw new RateLimitError('KILN202', 'This RedisStore already serves another rateLimit(); give each rateLimit() its own store and prefix (one rateLimit() may be reused on several routes)');
     }
     this.#initialised = true;
     this.#windowMs = Math.ceil(options.windowMs);

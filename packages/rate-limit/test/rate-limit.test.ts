@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, Get, HttpError, type KilnRequest } from 'kiln';
-import { rateLimit, type RateLimitOptions, type RateLimitStore } from '@kiln/rate-limit';
+import { readFileSync } from 'node:fs';
+import { rateLimit, MemoryStore, RateLimitError, rateLimitErrorCodes, type RateLimitOptions, type RateLimitStore } from '@kiln/rate-limit';
 import { get, getInProcess, limitHeaders, sleep, start } from './support/server.js';
 
 function serve(options: RateLimitOptions) {
@@ -380,12 +381,43 @@ test('200 concurrent requests against max 50 (memory store): exactly 50 pass', a
   await s.close();
 });
 
-test('options are checked when the limiter is created; a store serves one limiter', () => {
+function codeOf(create: () => unknown): string | undefined {
+  try {
+    create();
+  } catch (error) {
+    assert.instance(error, RateLimitError);
+    return (error as RateLimitError).code;
+  }
+  return undefined;
+}
+
+test('options are checked when the limiter is created (KILN201)', () => {
   assert.throws(() => rateLimit({ max: -1 }), /max must be a whole number/);
   assert.throws(() => rateLimit({ max: 1.5 }), /max must be a whole number/);
   assert.throws(() => rateLimit({ windowMs: 0 }), /windowMs must be a positive number/);
-  const limiter = rateLimit();
-  assert.type(limiter, 'function');
+  assert.throws(() => rateLimit({ keyGenerator: 'ip' as never }), /keyGenerator must be a function/);
+  assert.throws(() => rateLimit({ standardHeaders: 'yes' as never }), /standardHeaders must be true or false/);
+  assert.throws(() => rateLimit({ store: { increment() { return 1; } } as never }), /store must have increment\(key\) and reset\(key\)/);
+  for (const bad of [{ max: -1 }, { windowMs: Number.NaN }, { handler: 1 }, { skip: true }, { trustProxy: 1 }, { store: null }]) {
+    assert.is(codeOf(() => rateLimit(bad as never)), 'KILN201', JSON.stringify(bad));
+  }
+  assert.type(rateLimit(), 'function');
+});
+
+test('a store serves one limiter (KILN202); store options are checked (KILN203)', () => {
+  const store = new MemoryStore();
+  rateLimit({ store });
+  assert.is(codeOf(() => rateLimit({ store })), 'KILN202');
+  assert.is(codeOf(() => new MemoryStore({ maxKeys: 0 })), 'KILN203');
+  assert.is(codeOf(() => new MemoryStore({ cleanupIntervalMs: -1 })), 'KILN203');
+  store.close();
+});
+
+test('every error code is documented in the package README', () => {
+  const readme = readFileSync(new URL('../../../../packages/rate-limit/README.md', import.meta.url), 'utf8');
+  const codes = Object.keys(rateLimitErrorCodes);
+  assert.is(codes.length, 4);
+  for (const code of codes) assert.ok(readme.includes(`| ${code} |`), `${code} has a row in the README`);
 });
 
 test.run();

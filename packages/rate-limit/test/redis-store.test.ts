@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { Controller, Get } from 'kiln';
-import { rateLimit, RedisStore, RedisStoreTimeoutError, type NodeRedisClientLike, type RateLimitStore, type RedisClientLike } from '@kiln/rate-limit';
+import { rateLimit, RateLimitError, RedisStore, RedisStoreTimeoutError, type NodeRedisClientLike, type RateLimitStore, type RedisClientLike } from '@kiln/rate-limit';
 import { connectRedis, redisUrl } from './support/redis.js';
 import { get, limitHeaders, start } from './support/server.js';
 import { storeContract } from './support/store-contract.js';
@@ -35,9 +35,12 @@ const failingClient = (): RedisClientLike => ({
 
 // ---- What needs no Redis: the client check, the adapters and the unreachable-Redis policy ----
 
-test('RedisStore needs an ioredis or redis client', () => {
-  assert.throws(() => new RedisStore(undefined as never), /needs \{ client \}/);
-  assert.throws(() => new RedisStore({ client: {} as never }), /ioredis client \(evalsha\) or a redis client \(evalSha\)/);
+test('RedisStore needs an ioredis or redis client (KILN204); its options are checked (KILN203)', () => {
+  assert.throws(() => new RedisStore(undefined as never), (e: RateLimitError) => e.code === 'KILN204' && /needs \{ client \}/.test(e.message));
+  assert.throws(() => new RedisStore({ client: {} as never }), (e: RateLimitError) => e.code === 'KILN204' && /ioredis client \(evalsha\) or a redis client \(evalSha\)/.test(e.message));
+  assert.throws(() => new RedisStore({ client: silentClient(), timeoutMs: 0 }), (e: RateLimitError) => e.code === 'KILN203');
+  assert.throws(() => new RedisStore({ client: silentClient(), prefix: 1 as never }), (e: RateLimitError) => e.code === 'KILN203');
+  assert.throws(() => new RedisStore({ client: silentClient(), failOpen: 'no' as never }), (e: RateLimitError) => e.code === 'KILN203');
 });
 
 test('unreachable, default failOpen: the request passes after timeoutMs, uncounted and without headers', async () => {

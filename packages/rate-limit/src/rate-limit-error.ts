@@ -1,0 +1,30 @@
+/**
+ * Every error @kiln/rate-limit throws at start-up, by code (KILN2xx: the runtime's are KILN0xx,
+ * the transformer's KILN1xx). The package README documents each code; a test checks it.
+ */
+export const rateLimitErrorCodes = {
+  KILN201: 'a `rateLimit()` option has an invalid value',
+  KILN202: 'a store was handed to a second `rateLimit()`',
+  KILN203: 'a `MemoryStore` or `RedisStore` option has an invalid value',
+  KILN204: 'a `RedisStore` got no client, or a client that is neither ioredis nor redis',
+} as const;
+
+export type RateLimitErrorCode = keyof typeof rateLimitErrorCodes;
+
+/**
+ * A mistake in how a limiter or a store is configured, thrown when it is created, never per request.
+ *
+ * @example
+ * ```ts
+ * try { rateLimit({ max: -1 }); } catch (error) { (error as RateLimitError).code; } // 'KILN201'
+ * ```
+ */
+export class RateLimitError extends TypeError {
+  override name = 'RateLimitError';
+  constructor(
+    readonly code: RateLimitErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
