@@ -186,6 +186,9 @@ redisTest('over HTTP: headers exact and truthful with a RedisStore', async () =>
   const denied = await get(s.base, '/ping');
   assert.is(denied.status, 429);
   assert.equal([limitHeaders(denied).remaining, limitHeaders(denied).reset, limitHeaders(denied).retryAfter], ['0', String(reset), '2']);
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const again = await get(s.base, '/ping');
+  assert.is(again.status, 200, 'a request sent after Retry-After passes');
   await s.close();
 });
 
