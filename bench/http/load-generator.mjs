@@ -1,5 +1,6 @@
 // Runs the load generator pinned to the load core: wrk (Debian package `wrk`), or autocannon
-// where wrk is absent. Returns req/s, p99 latency and the count of bad answers.
+// where wrk is absent (or BENCH_LOAD_GENERATOR=autocannon). Returns req/s, requests served, p99
+// latency and the count of bad answers.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,8 @@ const postScript = fileURLToPath(new URL('wrk/post-user.lua', import.meta.url));
 
 let wrkPresent;
 async function hasWrk() {
+  // BENCH_LOAD_GENERATOR=autocannon forces the fallback (to check it on a machine that has wrk).
+  if (process.env.BENCH_LOAD_GENERATOR === 'autocannon') return false;
   if (wrkPresent === undefined) {
     wrkPresent = await run('wrk', ['--version']).then(() => true, (error) => error.code !== 'ENOENT');
   }
