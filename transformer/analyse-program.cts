@@ -27,6 +27,7 @@ interface FileFindings {
   readonly methods: MethodModel[];
   readonly ranges: { start: number; end: number }[];
   readonly references: Set<string>;
+  readonly localReferences: Set<string>;
 }
 
 /** Files the transformer looks at: the program's own TypeScript sources. */
@@ -46,7 +47,7 @@ class Analyser {
   file(file: ts.SourceFile): void {
     // Cheap filter: most files of a program hold no decorator at all.
     if (!file.text.includes('@')) return;
-    const found: FileFindings = { file, methods: [], ranges: [], references: new Set() };
+    const found: FileFindings = { file, methods: [], ranges: [], references: new Set(), localReferences: new Set() };
     const visit = (node: ts.Node): void => {
       if (this.tk.ts.isClassLike(node)) this.#class(node, found);
       this.tk.ts.forEachChild(node, visit);
@@ -56,7 +57,8 @@ class Analyser {
     const inProject = file.fileName.startsWith(this.projectDir + '/');
     const displayName = (inProject ? file.fileName.slice(this.projectDir.length + 1) : file.fileName).replace(/\\/g, '/');
     this.files.set(file.fileName, {
-      fileName: file.fileName, displayName, methods: found.methods, decoratorRanges: found.ranges, references: [...found.references],
+      fileName: file.fileName, displayName, methods: found.methods, decoratorRanges: found.ranges,
+      references: [...found.references], localReferences: [...found.localReferences],
     });
   }
 
@@ -112,7 +114,7 @@ class Analyser {
       const binding = recogniseBinding(this.tk, decorator);
       if (binding === undefined) continue;
       found.ranges.push({ start: decorator.getStart(found.file), end: decorator.getEnd() });
-      this.#collectReferences(decorator, found.references);
+      this.#collectReferences(decorator, found);
       if (binding === 'uncalled' || binding === 'uncalled-with-arguments') {
         const written = decorator.expression.getText(found.file);
         this.#report('uncalledDecorator', decorator, `@${written} must be called: @${written}(${binding === 'uncalled' ? '' : "'name'"})`);
@@ -209,7 +211,7 @@ class Analyser {
     this.#report('duplicateRoute', decorator, `${route.method} ${route.path} is already declared by ${first}`);
   }
 
-  #collectReferences(decorator: ts.Decorator, references: Set<string>): void {
+  #collectReferences(decorator: ts.Decorator, found: FileFindings): void {
     const { ts: tsi, checker } = this.tk;
     const visit = (node: ts.Node): void => {
       if (tsi.isTypeNode(node)) return;
@@ -217,12 +219,17 @@ class Analyser {
         const parent = node.parent;
         const isName = (tsi.isPropertyAccessExpression(parent) && parent.name === node) || (tsi.isPropertyAssignment(parent) && parent.name === node);
         const symbol = isName ? undefined : checker.getSymbolAtLocation(node);
-        if (symbol !== undefined && symbol.flags & (tsi.SymbolFlags.Value | tsi.SymbolFlags.Alias)) {
-          // Keep `Sort.Asc` whole: a const enum may only be referenced through its members.
-          let reference: ts.Node = node;
-          while (tsi.isPropertyAccessExpression(reference.parent) && reference.parent.expression === reference) reference = reference.parent;
-          references.add(reference.getText());
+        if (symbol === undefined || !(symbol.flags & (tsi.SymbolFlags.Value | tsi.SymbolFlags.Alias))) return;
+        const declaration = symbol.declarations?.[0];
+        if (declaration === undefined || declaration.getSourceFile() !== found.file) return; // globals need no keeping
+        if (!isModuleScope(tsi, declaration)) {
+          found.localReferences.add(node.text);
+          return;
         }
+        // Keep `Sort.Asc` whole: a const enum may only be referenced through its members.
+        let reference: ts.Node = node;
+        while (tsi.isPropertyAccessExpression(reference.parent) && reference.parent.expression === reference) reference = reference.parent;
+        found.references.add(reference.getText());
         return;
       }
       tsi.forEachChild(node, visit);
@@ -233,6 +240,14 @@ class Analyser {
   #report(key: Parameters<typeof kilnDiagnostic>[1], node: ts.Node, message: string): void {
     this.diagnostics.push(kilnDiagnostic(this.tk.ts, key, node, message));
   }
+}
+
+/** Whether a declaration is visible from the end of its file (imports and top-level declarations). */
+function isModuleScope(tsi: typeof ts, declaration: ts.Node): boolean {
+  for (let node = declaration.parent; node !== undefined && !tsi.isSourceFile(node); node = node.parent) {
+    if (tsi.isFunctionLike(node) || tsi.isBlock(node) || tsi.isClassLike(node) || tsi.isModuleBlock(node)) return false;
+  }
+  return true;
 }
 
 /** Finds every Kiln-decorated method of the program and analyses its parameters into plain data. */

@@ -7,6 +7,8 @@ export interface EmitPlan {
   readonly generatedStart: number;
   /** Binder function name by the method's name end offset. */
   readonly binders: ReadonlyMap<number, string>;
+  /** Names declared inside functions that only blanked decorators used (see program-hooks). */
+  readonly localReferences: ReadonlySet<string>;
 }
 
 /**

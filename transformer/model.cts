@@ -64,6 +64,8 @@ export interface FileModel {
   readonly methods: readonly MethodModel[];
   /** Ranges of Kiln parameter decorators, blanked for the checker. */
   readonly decoratorRanges: readonly { readonly start: number; readonly end: number }[];
-  /** Identifiers the blanked decorators referenced, kept referenced so imports are not reported unused. */
+  /** Module-scope names the blanked decorators referenced: the generated code keeps them referenced, so imports are not reported unused. */
   readonly references: readonly string[];
+  /** Names declared inside functions that the blanked decorators referenced (they cannot be referenced from module scope). */
+  readonly localReferences: readonly string[];
 }

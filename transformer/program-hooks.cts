@@ -21,15 +21,16 @@ export interface HookOptions {
 /**
  * Adds the KILN diagnostics to what the program reports (tspc prints them and exits non-zero),
  * and turns an error inside generated code into KILN190 at the file rather than past its end.
+ * A plain build asks `getSemanticDiagnostics`; builder programs (incremental, watch) ask the
+ * per-file `getBindAndCheckDiagnostics` (not in the public typings): both are hooked.
  */
 export function hookDiagnostics(program: ts.Program, hooks: HookOptions): void {
-  const semantic = program.getSemanticDiagnostics.bind(program);
-  program.getSemanticDiagnostics = (sourceFile, cancellationToken) => {
+  const adjust = (diagnostics: readonly ts.Diagnostic[], sourceFile: ts.SourceFile | undefined): ts.Diagnostic[] => {
     const found: ts.Diagnostic[] = [];
-    for (const diagnostic of semantic(sourceFile, cancellationToken)) {
+    for (const diagnostic of diagnostics) {
       const plan = diagnostic.file === undefined ? undefined : hooks.plans.get(diagnostic.file.fileName);
       if (plan === undefined || diagnostic.start === undefined || diagnostic.start < plan.generatedStart) {
-        found.push(diagnostic);
+        if (plan === undefined || !isUnusedLocalReference(diagnostic, plan)) found.push(diagnostic);
       } else if (!unusedCodes.has(diagnostic.code)) {
         const file = hooks.original.getSourceFile(diagnostic.file!.fileName)!;
         const message = hooks.ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
@@ -41,6 +42,27 @@ export function hookDiagnostics(program: ts.Program, hooks: HookOptions): void {
     }
     return found;
   };
+
+  const semantic = program.getSemanticDiagnostics.bind(program);
+  program.getSemanticDiagnostics = (sourceFile, cancellationToken) => adjust(semantic(sourceFile, cancellationToken), sourceFile);
+
+  type BindAndCheck = (sourceFile: ts.SourceFile, cancellationToken?: ts.CancellationToken) => readonly ts.Diagnostic[];
+  const internal = program as ts.Program & { getBindAndCheckDiagnostics?: BindAndCheck };
+  const bindAndCheck = internal.getBindAndCheckDiagnostics?.bind(program);
+  if (bindAndCheck !== undefined) {
+    internal.getBindAndCheckDiagnostics = (sourceFile, cancellationToken) => adjust(bindAndCheck(sourceFile, cancellationToken), sourceFile);
+  }
+}
+
+/**
+ * A declaration inside a function that only a blanked decorator used (`const Ip = ...` next to a
+ * class declared in a test) reads as unused to the checker; the generated code cannot reference
+ * it from module scope, so its unused-declaration diagnostic is dropped instead.
+ */
+function isUnusedLocalReference(diagnostic: ts.Diagnostic, plan: EmitPlan): boolean {
+  if (!unusedCodes.has(diagnostic.code) || diagnostic.start === undefined || diagnostic.length === undefined) return false;
+  const name = diagnostic.file!.text.slice(diagnostic.start, diagnostic.start + diagnostic.length);
+  return plan.localReferences.has(name);
 }
 
 /** Runs phase 2 (the emit-time transformer) on every emit; honours `noEmitOnError` for KILN errors. */

@@ -42,6 +42,11 @@ test('a consumer project builds (and rebuilds incrementally) with { "transform":
     project.write('src/app.ts', `${'// edited\n'}${(await import('node:fs')).readFileSync(join(project.dir, 'src', 'app.ts'), 'utf8')}`);
     const rebuilt = await compileFixture(join(project.dir, 'tsconfig.json'), join(project.dir, 'dist'));
     assert.is(rebuilt.exitCode, 0, `incremental rebuild: ${rebuilt.output}`);
+    project.write('src/broken.ts', "import { Controller, Get, Param } from 'kiln';\n@Controller('/b')\nexport class B { @Get('/:id') g(@Param('nope') id: string) { return id; } }\n");
+    const broken = await compileFixture(join(project.dir, 'tsconfig.json'), join(project.dir, 'dist'));
+    assert.is.not(broken.exitCode, 0);
+    assert.match(broken.output, "src/broken.ts(3,40): error TS9101: KILN101: @Param('nope') but the route GET /b/:id declares no ':nope'");
+    project.write('src/broken.ts', 'export {};\n');
     const { app } = await import(pathToFileURL(join(project.dir, 'dist', 'app.js')).href);
     const ok = await app.fetch(new Request('http://localhost/users/7?tags=a&tags=b'));
     assert.equal(await ok.json(), { id: 7, tags: ['a', 'b'], host: 'localhost' });
