@@ -2,11 +2,11 @@ import { conversionError } from './parameter-error.js';
 import { firstText, type RawValue } from './raw-value.js';
 
 /** Parses one JSON text. On failure: `null`, or with `strict` a 400 `Parameter '<name>' expected valid JSON, got '<text>'`. */
-export function parseJson(text: string, name: string, strict: boolean): unknown {
+export function parseJson(text: string, name: string, strict: boolean, index = -1): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    if (strict) throw conversionError(name, 'valid JSON', text);
+    if (strict) throw conversionError(name, 'valid JSON', text, index);
     return null;
   }
 }
@@ -20,6 +20,6 @@ export function toJson(raw: RawValue, name: string, strict: boolean): unknown {
 /** An array of object-typed items, each sent as JSON text. */
 export function toJsonArray(items: readonly string[], name: string, strict: boolean): unknown[] {
   const values: unknown[] = new Array(items.length);
-  for (let i = 0; i < items.length; i++) values[i] = parseJson(items[i]!, strict ? `${name}[${i}]` : name, strict);
+  for (let i = 0; i < items.length; i++) values[i] = parseJson(items[i]!, name, strict, i);
   return values;
 }
