@@ -54,10 +54,8 @@ class Analyser {
     };
     visit(file);
     if (found.ranges.length === 0) return;
-    const inProject = file.fileName.startsWith(this.projectDir + '/');
-    const displayName = (inProject ? file.fileName.slice(this.projectDir.length + 1) : file.fileName).replace(/\\/g, '/');
     this.files.set(file.fileName, {
-      fileName: file.fileName, displayName, methods: found.methods, decoratorRanges: found.ranges,
+      fileName: file.fileName, displayName: this.#displayName(file.fileName), methods: found.methods, decoratorRanges: found.ranges,
       references: [...found.references], localReferences: [...found.localReferences],
     });
   }
@@ -202,13 +200,19 @@ class Analyser {
     if (route.path === undefined) return;
     const key = `${route.method} ${routeShape(route.path)}`;
     const file = decorator.getSourceFile();
-    const where = `${cls.name?.text ?? 'AnonymousClass'}.${member.name?.getText(file)} (${file.fileName.slice(this.projectDir.length + 1)}:${lineOf(file, decorator.getStart(file))})`;
+    const where = `${cls.name?.text ?? 'AnonymousClass'}.${member.name?.getText(file)} (${this.#displayName(file.fileName)}:${lineOf(file, decorator.getStart(file))})`;
     const first = this.#routes.get(key);
     if (first === undefined) {
       this.#routes.set(key, where);
       return;
     }
     this.#report('duplicateRoute', decorator, `${route.method} ${route.path} is already declared by ${first}`);
+  }
+
+  /** A file name as messages and generated comments show it: relative to the project. */
+  #displayName(fileName: string): string {
+    const normalized = fileName.replace(/\\/g, '/');
+    return normalized.startsWith(this.projectDir + '/') ? normalized.slice(this.projectDir.length + 1) : normalized;
   }
 
   #collectReferences(decorator: ts.Decorator, found: FileFindings): void {
