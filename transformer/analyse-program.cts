@@ -52,7 +52,13 @@ class Analyser {
       if (this.tk.ts.isClassLike(node)) this.#class(node, found);
       this.tk.ts.forEachChild(node, visit);
     };
-    visit(file);
+    try {
+      visit(file);
+    } catch (error) {
+      // A bug of ours must not hide the user's own errors: report it on the file and leave the file as written.
+      this.#report('generatedCodeError', file.statements[0] ?? file, `analysing this file failed: ${(error as Error).stack ?? error}`);
+      return;
+    }
     if (found.ranges.length === 0) return;
     this.files.set(file.fileName, {
       fileName: file.fileName, displayName: this.#displayName(file.fileName), methods: found.methods, decoratorRanges: found.ranges,

@@ -17,7 +17,7 @@ export const diagnosticCodes = {
   nameNotLiteral: { code: 107, title: 'the name given to a Kiln parameter decorator is not a string literal' },
   twoBindings: { code: 108, title: 'a parameter has more than one Kiln binding decorator' },
   uncalledDecorator: { code: 109, title: 'a Kiln parameter decorator is used without being called (`@Req` instead of `@Req()`)' },
-  generatedCodeError: { code: 190, title: 'internal: the generated binder does not type-check (a kiln/transformer bug; please report it)' },
+  generatedCodeError: { code: 190, title: 'internal: kiln/transformer failed on this file, or its generated binder does not type-check (a bug; please report it)' },
 } as const satisfies Record<string, DiagnosticCode>;
 
 export type DiagnosticKey = keyof typeof diagnosticCodes;
