@@ -42,7 +42,10 @@ export interface KilnRequest extends Request {
    * at most `maxBodySize` bytes. Cached. Invalid JSON rejects with a 400 `HttpError`.
    */
   parseBody(): Promise<unknown>;
-  /** Adds a header to whatever response this request ends with, without creating a `Response`. */
+  /**
+   * Adds a header to whatever response this request ends with, without creating a `Response`.
+   * Recording the same name again replaces the value (except `Set-Cookie`, which adds one).
+   */
   setResponseHeader(name: string, value: string): void;
   [property: string]: unknown;
 }
@@ -50,6 +53,10 @@ export interface KilnRequest extends Request {
 export interface RequestOptions {
   maxBodySize: number;
   trustProxy: boolean;
+}
+
+function hasLineBreak(text: string): boolean {
+  return text.includes('\n') || text.includes('\r');
 }
 
 const emptyParams: Record<string, string> = Object.freeze(Object.create(null));
@@ -123,11 +130,23 @@ export abstract class RequestCore {
     return this.socketAddress();
   }
 
+  // hot path: the rate limiter records three headers on every request
   setResponseHeader(name: string, value: string): void {
-    if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) {
+    if (hasLineBreak(name) || hasLineBreak(value)) {
       throw new TypeError(`Response header '${name.replace(/[\r\n]/g, ' ')}' contains a line break`);
     }
-    (this[kResponseHeaders] ??= []).push(name, value);
+    const lowerName = name.toLowerCase();
+    const recorded = (this[kResponseHeaders] ??= []);
+    // A later value replaces an earlier one (an inner rate limiter's headers win), except Set-Cookie.
+    if (lowerName !== 'set-cookie') {
+      for (let i = 0; i < recorded.length; i += 2) {
+        if (recorded[i] === lowerName) {
+          recorded[i + 1] = value;
+          return;
+        }
+      }
+    }
+    recorded.push(lowerName, value);
   }
 
   get bodyUsed(): boolean {

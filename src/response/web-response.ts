@@ -3,6 +3,14 @@ import type { RequestCore } from '../request/kiln-request.js';
 import { errorOutcome } from './error-body.js';
 import { jsonContentType, serialize, valueStatus } from './json-body.js';
 
+/** Recorded headers replace a Response's own, except Set-Cookie, which is added. */
+function copyRecorded(recorded: string[], headers: Headers): void {
+  for (let i = 0; i < recorded.length; i += 2) {
+    if (recorded[i] === 'set-cookie') headers.append('set-cookie', recorded[i + 1]!);
+    else headers.set(recorded[i]!, recorded[i + 1]!);
+  }
+}
+
 function withoutBody(req: RequestCore, status: number): boolean {
   return req.method === 'HEAD' || status === 204 || status === 304;
 }
@@ -15,11 +23,11 @@ export function withRecordedHeaders(req: RequestCore, response: Response): Respo
   const recorded = req[kResponseHeaders];
   if (recorded === undefined) return response;
   try {
-    for (let i = 0; i < recorded.length; i += 2) response.headers.set(recorded[i]!, recorded[i + 1]!);
+    copyRecorded(recorded, response.headers);
     return response;
   } catch {
     const headers = new Headers(response.headers);
-    for (let i = 0; i < recorded.length; i += 2) headers.set(recorded[i]!, recorded[i + 1]!);
+    copyRecorded(recorded, headers);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   }
 }
@@ -28,7 +36,7 @@ function headersFor(req: RequestCore, contentType: string | undefined): Headers 
   const headers = new Headers();
   if (contentType !== undefined) headers.set('content-type', contentType);
   const recorded = req[kResponseHeaders];
-  if (recorded !== undefined) for (let i = 0; i < recorded.length; i += 2) headers.set(recorded[i]!, recorded[i + 1]!);
+  if (recorded !== undefined) copyRecorded(recorded, headers);
   return headers;
 }
 

@@ -27,6 +27,14 @@ const addHeaderAfter: MiddlewareFunction = async (_req, next) => {
 const recordHeader: MiddlewareFunction = (req) => {
   req.setResponseHeader('x-recorded', 'yes');
 };
+const recordOuter: MiddlewareFunction = (req) => {
+  req.setResponseHeader('X-Limit', 'outer');
+  req.setResponseHeader('Set-Cookie', 'a=1');
+};
+const recordInner: MiddlewareFunction = (req) => {
+  req.setResponseHeader('x-limit', 'inner');
+  req.setResponseHeader('set-cookie', 'b=2');
+};
 const denyAll: MiddlewareFunction = () => {
   throw new HttpError(403, 'Not for you');
 };
@@ -46,6 +54,7 @@ class TracedController {
   @Get('/recorded', recordHeader) recorded() { return { ok: true }; }
   @Get('/recorded-response', recordHeader) recordedResponse() { return new Response('raw', { status: 202 }); }
   @Get('/recorded-error', recordHeader, denyAll) recordedError() { return 'never'; }
+  @Get('/recorded-twice', recordOuter, recordInner) recordedTwice() { return 'twice'; }
 }
 
 const config = { controllers: [TracedController], middlewares: [trace('app')] };
@@ -106,6 +115,13 @@ Middlewares('setResponseHeader adds a header to a plain value, a Response and an
     assert.is(error.status, 403);
     assert.is(error.headers.get('x-recorded'), 'yes');
     assert.equal(error.json(), { error: 'Forbidden', message: 'Not for you' });
+  }));
+
+Middlewares('setResponseHeader replaces an earlier value of the same name, except Set-Cookie', () =>
+  overBothTransports(config, async (send) => {
+    const reply = await send('/m/recorded-twice');
+    assert.is(reply.headers.get('x-limit'), 'inner');
+    assert.equal(reply.headers.getSetCookie(), ['a=1', 'b=2']);
   }));
 
 Middlewares('setResponseHeader rejects line breaks', () => {

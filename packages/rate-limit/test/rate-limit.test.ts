@@ -300,18 +300,21 @@ test('levels: application, controller and route; one instance on several routes 
   await app.close();
 });
 
-test('stacked limiters: the innermost one\'s headers win (in-process, where a recorded header replaces an earlier one)', async () => {
+test('stacked limiters: the innermost one\'s headers win, over the socket and in process', async () => {
   @Controller('/s', rateLimit({ max: 3, windowMs: 1000 }))
   class Stacked {
     @Get('/x', rateLimit({ max: 2, windowMs: 1000 })) x() { return 'x'; }
   }
-  const s = await start({ controllers: [Stacked], middlewares: [rateLimit({ max: 10, windowMs: 1000 })] });
-  const first = await getInProcess(s.app, '/s/x');
-  assert.equal([first.status, first.headers.get('ratelimit-limit'), first.headers.get('ratelimit-remaining')], [200, '2', '1']);
-  await getInProcess(s.app, '/s/x');
-  const denied = await getInProcess(s.app, '/s/x');
-  assert.equal([denied.status, denied.headers.get('ratelimit-limit'), denied.headers.get('ratelimit-remaining')], [429, '2', '0']);
-  await s.close();
+  for (const transport of ['socket', 'fetch'] as const) {
+    const s = await start({ controllers: [Stacked], middlewares: [rateLimit({ max: 10, windowMs: 1000 })] });
+    const send = () => (transport === 'socket' ? get(s.base, '/s/x') : getInProcess(s.app, '/s/x'));
+    const first = await send();
+    assert.equal([first.status, first.headers.get('ratelimit-limit'), first.headers.get('ratelimit-remaining')], [200, '2', '1'], transport);
+    await send();
+    const denied = await send();
+    assert.equal([denied.status, denied.headers.get('ratelimit-limit'), denied.headers.get('ratelimit-remaining')], [429, '2', '0'], transport);
+    await s.close();
+  }
 });
 
 test('a custom store with only increment/reset works; reset is estimated as now + windowMs', async () => {
