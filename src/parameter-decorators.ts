@@ -7,7 +7,8 @@ export type ParameterSource = 'body' | 'param' | 'query' | 'header' | 'request';
 /**
  * The type every Kiln parameter decorator returns. `kiln/transformer` recognises parameter
  * decorators by this type (not by name), so aliases, re-exports and custom decorators work; the
- * literal types carry the source and the name into the compiler.
+ * literal types carry the source and the name into the compiler. The phantom property's name is
+ * read by transformer/parameter-recognition.cts: change both together.
  */
 export interface ParameterBinding<Source extends ParameterSource, Name extends string> {
   (target: unknown, context: unknown): void;
