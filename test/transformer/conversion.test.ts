@@ -120,6 +120,9 @@ const cases: Case[] = [
   { name: '@Req(): the request', path: '/r/req', lenient: answer({ method: 'GET', path: '/r/req' }) },
   { name: 'custom decorator from another file: req.path', path: '/r/path', lenient: value('/r/path') },
   { name: 'renamed re-export of @Query', path: '/r/alias?v=8', lenient: value(8) },
+  // a route inherited from a base class
+  { name: 'inherited route binds through the subclass controller', path: '/inherited/5', lenient: value(5) },
+  { name: 'inherited route conversion that fails', path: '/inherited/five', lenient: value('NaN'), strict: bad("Parameter 'id' expected number, got 'five'") },
   // class middleware use()
   { name: 'middleware use(): header bound', path: '/m?n=1', init: { headers: { 'x-token': 'secret' } }, lenient: value(1) },
   { name: 'middleware use(): its HttpError answers', path: '/m', lenient: { status: 401, message: 'Bad token for /m' } },

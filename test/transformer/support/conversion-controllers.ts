@@ -88,4 +88,12 @@ export class GuardedController {
   @Get('/') ok(@Query('n') n?: number) { return out(n); }
 }
 
-export const conversionControllers = [QueryController, ParamController, HeaderController, BodyController, RequestController, GuardedController];
+/** Routes declared on a base class: the binder travels with the inherited method. */
+abstract class ReadController {
+  @Get('/:id') read(@Param('id') id: number) { return out(id); }
+}
+
+@Controller('/inherited')
+export class InheritedController extends ReadController {}
+
+export const conversionControllers = [QueryController, ParamController, HeaderController, BodyController, RequestController, GuardedController, InheritedController];
