@@ -14,11 +14,20 @@ const routeMethods: Readonly<Record<string, string>> = { Get: 'GET', Post: 'POST
 // The runtime declares these in src/decorators/<file>.ts (dist/src/decorators/<file>.d.ts once built).
 const kilnDeclarationFile = /[\\/](?:src|dist[\\/]src)[\\/](?:decorators[\\/])?(routes|controller|middleware|binder)\.(?:d\.)?ts$/;
 
+/** The symbol a callee names, through imports, re-exports and `const Alias = Get` constants. */
 function resolvedSymbol(tk: Toolkit, callee: ts.Expression): ts.Symbol | undefined {
-  const node = tk.ts.isPropertyAccessExpression(callee) ? callee.name : callee;
-  let symbol = tk.checker.getSymbolAtLocation(node);
-  if (symbol !== undefined && symbol.flags & tk.ts.SymbolFlags.Alias) symbol = tk.checker.getAliasedSymbol(symbol);
-  return symbol;
+  let node: ts.Expression = callee;
+  for (let hops = 0; hops < 8; hops++) {
+    let symbol = tk.checker.getSymbolAtLocation(tk.ts.isPropertyAccessExpression(node) ? node.name : node);
+    if (symbol !== undefined && symbol.flags & tk.ts.SymbolFlags.Alias) symbol = tk.checker.getAliasedSymbol(symbol);
+    const declaration = symbol?.declarations?.[0];
+    const initializer = declaration !== undefined && tk.ts.isVariableDeclaration(declaration) ? declaration.initializer : undefined;
+    const isConstAlias = initializer !== undefined && (tk.ts.isIdentifier(initializer) || tk.ts.isPropertyAccessExpression(initializer)) &&
+      !declaration!.getSourceFile().isDeclarationFile;
+    if (!isConstAlias) return symbol;
+    node = initializer;
+  }
+  return undefined;
 }
 
 /**
