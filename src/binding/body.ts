@@ -17,9 +17,12 @@ function ignoreParseError(error: unknown): undefined {
   throw error;
 }
 
-/** `@Body('field')`: one field of an object body; `undefined` when the body is not an object. */
+/**
+ * `@Body('field')`: an own field of an object body; `undefined` when the body is not an object or
+ * lacks the field (never an inherited member such as `constructor`).
+ */
 export function bodyField(body: unknown, field: string): unknown {
-  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[field] : undefined;
+  return typeof body === 'object' && body !== null && Object.hasOwn(body, field) ? (body as Record<string, unknown>)[field] : undefined;
 }
 
 /** With `strict`, an absent body for a `@Body()` parameter whose type does not admit `undefined` is a 400. */

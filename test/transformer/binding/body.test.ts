@@ -30,6 +30,12 @@ test('bodyField: a field of an object body; undefined otherwise', () => {
   assert.is(bodyField(undefined, 'name'), undefined);
 });
 
+test('bodyField: never an inherited member', () => {
+  assert.is(bodyField(JSON.parse('{"a":1}'), 'constructor'), undefined);
+  assert.is(bodyField(JSON.parse('{"a":1}'), '__proto__'), undefined);
+  assert.is(bodyField(JSON.parse('{"constructor":"own"}'), 'constructor'), 'own');
+});
+
 test('requiredBody: 400 for an absent body only when strict', () => {
   assert.is(requiredBody(undefined, false), undefined);
   assert.throws(() => requiredBody(undefined, true), (error: Error) => error.message === 'Request body is required');
