@@ -76,7 +76,13 @@ export function transformProgram(
     next = tsi.createProgram({
       rootNames: program.getRootFileNames(),
       options,
-      host: { ...baseHost, getSourceFile },
+      // Watch hosts also answer by path (and the program prefers that): both must see the rewritten text.
+      host: {
+        ...baseHost,
+        getSourceFile,
+        getSourceFileByPath: baseHost.getSourceFileByPath === undefined ? undefined : (fileName, path, languageVersionOrOptions, onError, shouldCreate) =>
+          texts.has(fileName) ? getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate) : baseHost.getSourceFileByPath!(fileName, path, languageVersionOrOptions, onError, shouldCreate),
+      },
       oldProgram: program,
       projectReferences: program.getProjectReferences(),
       configFileParsingDiagnostics: program.getConfigFileParsingDiagnostics(),
