@@ -2,9 +2,10 @@
 // the package's exports map by ts-patch, built with tspc, served.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { compileFixture } from './support/compile-fixture.js';
+import { compileFixture, root } from './support/compile-fixture.js';
 import { consumerProject } from './support/consumer-project.js';
 
 test('a consumer project builds (and rebuilds incrementally) with { "transform": "kiln/transformer", "transformProgram": true } and serves typed parameters, with a decorator from another package', async () => {
@@ -54,6 +55,37 @@ test('a consumer project builds (and rebuilds incrementally) with { "transform":
     assert.is(bad.status, 400);
     assert.equal(await bad.json(), { error: 'Bad Request', message: "Parameter 'id' expected number, got 'seven'" });
   } finally {
+    project.remove();
+  }
+});
+
+test('tspc --watch compiles the rewritten files and reports KILN errors as files change', async () => {
+  const project = consumerProject();
+  const watcher = spawn(join(root, 'node_modules', '.bin', 'tspc'), ['-w', '-p', '.', '--preserveWatchOutput', '--pretty', 'false'], { cwd: project.dir });
+  let output = '';
+  watcher.stdout.on('data', (chunk) => (output += chunk));
+  watcher.stderr.on('data', (chunk) => (output += chunk));
+  const waitFor = (pattern: RegExp, from: number) => new Promise<void>((resolve, reject) => {
+    const started = Date.now();
+    const poll = setInterval(() => {
+      if (pattern.test(output.slice(from))) { clearInterval(poll); resolve(); }
+      else if (Date.now() - started > 60_000) { clearInterval(poll); reject(new Error(`waited for ${pattern}:\n${output}`)); }
+    }, 50);
+  });
+  try {
+    project.write('tsconfig.json', JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', strict: true, types: ['node'], outDir: 'dist', rootDir: 'src', plugins: [{ transform: 'kiln/transformer', transformProgram: true }] },
+      include: ['src'],
+    }));
+    project.write('src/app.ts', "import { Controller, Get, Param } from 'kiln';\n@Controller('/w')\nexport class W { @Get('/:id') g(@Param('id') id: number) { return id; } }\n");
+    await waitFor(/Found 0 errors\. Watching for file changes\./, 0);
+    const mark = output.length;
+    project.write('src/app.ts', "import { Controller, Get, Param } from 'kiln';\n@Controller('/w')\nexport class W { @Get('/:id') g(@Param('nope') id: number) { return id; } }\n");
+    await waitFor(/Found 1 error\. Watching for file changes\./, mark);
+    assert.match(output.slice(mark), "src/app.ts(3,40): error TS9101: KILN101: @Param('nope') but the route GET /w/:id declares no ':nope'");
+    assert.not.match(output, 'TS1206');
+  } finally {
+    watcher.kill();
     project.remove();
   }
 });
