@@ -7,6 +7,7 @@ import { joinRoutePath, routeParamNames, routeShape } from './route-path.cjs';
 import { conversionOfType } from './type-conversion.cjs';
 import { readItems, reconcileItems } from './items-argument.cjs';
 import { lineOf, type Toolkit } from './toolkit.cjs';
+import { bodyValidationOf } from './body-validation.cjs';
 
 /** The analysis of a whole program: what to generate per file, and what is wrong. */
 export interface ProgramModel {
@@ -180,7 +181,14 @@ class Analyser {
       const admitsUndefined = !!(type.flags & (this.tk.ts.TypeFlags.Any | this.tk.ts.TypeFlags.Unknown)) ||
         (type.isUnion() && type.types.some((t) => t.flags & (this.tk.ts.TypeFlags.Undefined | this.tk.ts.TypeFlags.Void)));
       const required = source === 'body' && !optional && !admitsUndefined;
-      return { index, parameterName, source, key, conversion: { kind: 'raw' }, required, typeText };
+      const model: ParameterModel = { index, parameterName, source, key, conversion: { kind: 'raw' }, required, typeText };
+      if (source === 'request') return model;
+      const answer = bodyValidationOf(this.tk, parameter, type, key);
+      if ('problem' in answer) {
+        this.#report(answer.problem.key, answer.problem.node, answer.problem.message);
+        return model;
+      }
+      return answer.validation === undefined ? model : { ...model, validation: answer.validation };
     }
 
     const declared = conversionOfType(this.tk, type, parameter.type);

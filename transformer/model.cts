@@ -34,6 +34,16 @@ export interface ParameterModel {
   readonly required: boolean;
   /** The declared type as written (for comments). */
   readonly typeText: string;
+  /** `@Body` with a declared type: validated with typia under strictValidation (transformer/body-validation.cts). */
+  readonly validation?: BodyValidation;
+}
+
+/** How a typed `@Body` parameter is validated: a typia validator generated for its declared type. */
+export interface BodyValidation {
+  /** A type expression naming the parameter's declared type from module scope: `Parameters<Users['create']>[0]`. */
+  readonly typeQuery: string;
+  /** Where failures are reported: `$input` for the whole body, `$input.name` for `@Body('name')`. */
+  readonly path: string;
 }
 
 export interface RouteModel {

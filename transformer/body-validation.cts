@@ -1,0 +1,149 @@
+// Analyse stage for typed request bodies: whether a `@Body` parameter is validated with typia, and
+// how generated code names its declared type. typia's transformer resolves `createValidateEquals<T>()`
+// through the checker, so the validator is written as text in the generated tail (an original node
+// of the rewritten program) with `T` a type query on the handler itself: no type text is reprinted.
+import type * as ts from 'typescript';
+import type { DiagnosticKey } from './diagnostic-codes.cjs';
+import type { BodyValidation } from './model.cjs';
+import type { Toolkit } from './toolkit.cjs';
+
+/** A typed body's validation, none (`any`/`unknown`), or the KILN error that stops it. */
+export type BodyValidationAnswer =
+  | { readonly validation: BodyValidation | undefined }
+  | { readonly problem: { readonly key: DiagnosticKey; readonly node: ts.Node; readonly message: string } };
+
+/** typia's ts-patch entry, as a consumer writes it or as a resolved path. */
+const typiaTransform = /(^|[\\/])typia[\\/]lib[\\/]transform(\.[cm]?js)?$/;
+
+/** Whether `compilerOptions.plugins` lists typia's transformer (`{ "transform": "typia/lib/transform" }`). */
+export function typiaConfigured(options: ts.CompilerOptions): boolean {
+  const plugins: unknown = options['plugins'];
+  return Array.isArray(plugins) && plugins.some((entry: { transform?: unknown } | null) => (
+    typeof entry?.transform === 'string' && typiaTransform.test(entry.transform)
+  ));
+}
+
+/** What to add to tsconfig.json, as the KILN110 message says it. */
+export const typiaEntry = '{ "transform": "typia/lib/transform" }';
+
+/**
+ * The validation of one `@Body()` (`field` '') or `@Body('field')` parameter of declared type `type`.
+ * `any` and `unknown` are never validated.
+ */
+export function bodyValidationOf(tk: Toolkit, parameter: ts.ParameterDeclaration, type: ts.Type, field: string): BodyValidationAnswer {
+  const { ts: tsi } = tk;
+  if (type.flags & (tsi.TypeFlags.Any | tsi.TypeFlags.Unknown)) return { validation: undefined };
+  const file = parameter.getSourceFile();
+  const at = parameter.type ?? parameter.name;
+  const declared = `${parameter.name.getText(file)}${parameter.questionToken === undefined ? '' : '?'}: ${(parameter.type?.getText(file) ?? tk.checker.typeToString(type)).replace(/\s+/g, ' ')}`;
+  const written = `@Body(${field === '' ? '' : `'${field}'`}) ${declared}`;
+
+  if (!typiaConfigured(tk.program.getCompilerOptions())) {
+    return problem('typiaNotConfigured', at,
+      `${written} is validated by a typia validator generated at build time, but typia's transformer is not configured: ` +
+      `add ${typiaEntry} after kiln/transformer's entry in compilerOptions.plugins (and npm install typia), ` +
+      'or declare the body unknown to leave it unvalidated');
+  }
+  const date = findDate(tk, type, '', new Set(), 0);
+  if (date !== undefined) {
+    return problem('dateInBody', at,
+      `JSON has no dates: ${date === '' ? 'the body' : `'${date}'`} of ${written} is a Date, which a request body can never carry; ` +
+      "declare it string & tags.Format<'date-time'> (import { tags } from 'typia') and convert it in the handler");
+  }
+  const owner = methodTypeOf(tk, parameter);
+  if ('reason' in owner) {
+    return problem('bodyTypeNotNameable', at,
+      `${written} cannot be validated: ${owner.reason}, so generated code cannot name its type from module scope. ` +
+      'Declare the controller as a class at the top level of its module with a public, named method, or declare the body unknown');
+  }
+  const method = parameter.parent as ts.MethodDeclaration;
+  const index = method.parameters.filter((p) => !isThisParameter(tsi, p)).indexOf(parameter);
+  return { validation: { typeQuery: `Parameters<${owner.type}>[${index}]`, path: field === '' ? '$input' : `$input${accessPath(field)}` } };
+}
+
+function problem(key: DiagnosticKey, node: ts.Node, message: string): BodyValidationAnswer {
+  return { problem: { key, node, message } };
+}
+
+function isThisParameter(tsi: typeof ts, parameter: ts.ParameterDeclaration): boolean {
+  return tsi.isIdentifier(parameter.name) && parameter.name.text === 'this';
+}
+
+/** `.name`, or `["a-b"]` for a key that is not an identifier (typia writes paths the same way). */
+function accessPath(field: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(field) ? `.${field}` : `[${JSON.stringify(field)}]`;
+}
+
+/** The method's type as a module-scope type expression (`Users['create']`), or why there is none. */
+function methodTypeOf(tk: Toolkit, parameter: ts.ParameterDeclaration): { type: string } | { reason: string } {
+  const { ts: tsi } = tk;
+  const method = parameter.parent;
+  if (!tsi.isMethodDeclaration(method)) return { reason: 'it is not a method parameter' };
+  const modifiers = tsi.getCombinedModifierFlags(method);
+  if (modifiers & (tsi.ModifierFlags.Private | tsi.ModifierFlags.Protected)) return { reason: 'the method is private or protected' };
+  let member: string;
+  if (tsi.isIdentifier(method.name) || tsi.isStringLiteral(method.name) || tsi.isNumericLiteral(method.name)) {
+    member = `[${JSON.stringify(method.name.text)}]`;
+  } else {
+    return { reason: 'the method has a #private or computed name' };
+  }
+  const cls = method.parent;
+  if (!tsi.isClassLike(cls)) return { reason: 'the method is not in a class' };
+  let classType: string;
+  if (tsi.isClassDeclaration(cls) && cls.name !== undefined && tsi.isSourceFile(cls.parent)) {
+    classType = cls.typeParameters === undefined ? cls.name.text : `(typeof ${cls.name.text})['prototype']`;
+  } else if (tsi.isClassExpression(cls) && tsi.isVariableDeclaration(cls.parent) && tsi.isIdentifier(cls.parent.name) &&
+    tsi.isSourceFile(cls.parent.parent.parent.parent)) {
+    classType = `(typeof ${cls.parent.name.text})['prototype']`;
+  } else {
+    return { reason: cls.name === undefined ? 'its class is anonymous' : `its class ${cls.name.text} is declared inside a function or block` };
+  }
+  if (modifiers & tsi.ModifierFlags.Static) {
+    classType = classType.endsWith("['prototype']") ? classType.slice(0, -"['prototype']".length) : `(typeof ${classType})`;
+  }
+  return { type: `${classType}${member}` };
+}
+
+/** Nesting deeper than this is not searched for dates (recursive generic types never end). */
+const deepest = 24;
+
+/** The path of a `Date` inside a body type ('' for the body itself), or `undefined`. */
+function findDate(tk: Toolkit, type: ts.Type, path: string, seen: Set<ts.Type>, depth: number): string | undefined {
+  const { ts: tsi, checker } = tk;
+  if (seen.has(type) || depth > deepest) return undefined;
+  seen.add(type);
+  if (isGlobalDate(tk, type)) return path;
+  if (type.isUnionOrIntersection()) {
+    for (const member of type.types) {
+      const found = findDate(tk, member, path, seen, depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (!(type.flags & tsi.TypeFlags.Object)) return undefined;
+  if (checker.isArrayType(type) || checker.isTupleType(type)) {
+    for (const item of checker.getTypeArguments(type as ts.TypeReference)) {
+      const found = findDate(tk, item, `${path}[]`, seen, depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const property of checker.getPropertiesOfType(type)) {
+    // Methods and accessors are not data: typia does not read them from a JSON body.
+    if (property.flags & (tsi.SymbolFlags.Method | tsi.SymbolFlags.Accessor)) continue;
+    // typia's tags are phantom properties of the intersection (`string & tags.Format<...>`).
+    if (property.name.startsWith('typia.')) continue;
+    const found = findDate(tk, checker.getTypeOfSymbol(property), path === '' ? property.name : `${path}.${property.name}`, seen, depth + 1);
+    if (found !== undefined) return found;
+  }
+  for (const info of checker.getIndexInfosOfType(type)) {
+    const found = findDate(tk, info.type, `${path}[key]`, seen, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function isGlobalDate(tk: Toolkit, type: ts.Type): boolean {
+  const symbol = type.getSymbol();
+  return symbol?.name === 'Date' && (symbol.declarations ?? []).some((d) => tk.program.isSourceFileDefaultLibrary(d.getSourceFile()));
+}
