@@ -129,6 +129,18 @@ RequestSuite('with trustProxy false, ip ignores forwarding headers', async () =>
   }
 });
 
+RequestSuite('on a dual-stack listener an IPv4 client is reported as its IPv4 address', async () => {
+  const { createServer } = await import('kiln');
+  const app = createServer(config);
+  const { port } = await app.listen(0);
+  try {
+    const reply = await request(`http://127.0.0.1:${port}`, '/req/ip');
+    assert.equal(reply.json(), { ip: '127.0.0.1', remote: '127.0.0.1' });
+  } finally {
+    await app.close();
+  }
+});
+
 RequestSuite('parseBody parses JSON once; parsedBody and json() see it', () =>
   overBothTransports(config, async (send) => {
     const reply = await send('/req/body', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":[1,2]}' });
