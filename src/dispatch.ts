@@ -36,23 +36,35 @@ function invokeHandler(route: CompiledRoute, req: RequestCore): unknown {
   return route.handler.apply(route.instance, args);
 }
 
+/** After a middleware: its own value ends the chain; `undefined` goes on to the next step. */
+function continueAfter(route: CompiledRoute, req: RequestCore, index: number, value: unknown): unknown {
+  if (value === undefined) return runFrom(route, req, index + 1);
+  // A middleware's own value is a plain 200, whatever status the handler would have had.
+  if (!(value instanceof Response)) req[kStatus] = undefined;
+  return value;
+}
+
+// hot path: a middleware that declares no `next` parameter (the rate limiter, class middlewares)
+// is called without one, so passing through it allocates nothing
 function runFrom(route: CompiledRoute, req: RequestCore, index: number): unknown {
   if (index === route.middlewares.length) return invokeHandler(route, req);
+  const middleware = route.middlewares[index]!;
+  if (middleware.length < 2) {
+    const result = (middleware as (req: KilnRequest) => unknown)(req as unknown as KilnRequest);
+    return isPromiseLike(result)
+      ? result.then((value) => continueAfter(route, req, index, value))
+      : continueAfter(route, req, index, result);
+  }
   let downstream: Promise<Response> | undefined;
   const next = (): Promise<Response> =>
     (downstream ??= new Promise<unknown>((resolve) => resolve(runFrom(route, req, index + 1))).then(
       (value) => valueToWebResponse(req, value),
       (error) => errorToWebResponse(req, error, (e) => route.report(e, req, route)),
     ));
-  const settle = (value: unknown): unknown => {
-    if (value !== undefined) {
-      // A middleware's own value is a plain 200, whatever status the handler would have had.
-      if (!(value instanceof Response)) req[kStatus] = undefined;
-      return value;
-    }
-    return downstream ?? runFrom(route, req, index + 1);
-  };
-  const result = route.middlewares[index]!(req as unknown as KilnRequest, next);
+  const settle = (value: unknown): unknown =>
+    // once next() has run, the downstream Response is the result unless the middleware returned its own
+    value === undefined && downstream !== undefined ? downstream : continueAfter(route, req, index, value);
+  const result = middleware(req as unknown as KilnRequest, next);
   return isPromiseLike(result) ? result.then(settle) : settle(result);
 }
 
