@@ -47,7 +47,7 @@ export function bodyValidationOf(tk: Toolkit, parameter: ts.ParameterDeclaration
   const date = findDate(tk, type, '', new Set(), 0);
   if (date !== undefined) {
     return problem('dateInBody', at,
-      `JSON has no dates: ${date === '' ? 'the body' : `'${date}'`} of ${written} is a Date, which a request body can never carry; ` +
+      `JSON has no dates: ${date === '' ? written : `'${date}' in ${written}`} is a Date, which a request body can never carry; ` +
       "declare it string & tags.Format<'date-time'> (import { tags } from 'typia') and convert it in the handler");
   }
   const owner = methodTypeOf(tk, parameter);

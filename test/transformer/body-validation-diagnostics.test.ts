@@ -1,0 +1,101 @@
+// Build-time side of typed body validation: fixtures compiled with the real tspc. Without typia's
+// transformer a typed body is KILN110; with it, bodies that cannot be validated are KILN111
+// (type not nameable from module scope) and KILN112 (a Date in a JSON body). Each
+// `// expect: KILNnnn` marker must be reported at its line, and nothing else. A CommonJS module
+// gets a working validator too.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { createServer } from 'kiln';
+import { compileFixture, fixturesDir, parseDiagnostics, root, type Compiled, type Reported } from './support/compile-fixture.js';
+
+const fixtures = join(fixturesDir, 'body-validation');
+
+interface Expected { file: string; line: number; code: string }
+
+function markers(project: string): Expected[] {
+  const expected: Expected[] = [];
+  for (const name of readdirSync(project).filter((f) => f.endsWith('.ts')).sort()) {
+    readFileSync(join(project, name), 'utf8').split('\n').forEach((text, i) => {
+      const marker = /\/\/ expect: (\w+)/.exec(text);
+      if (marker !== null) expected.push({ file: name, line: i + 1, code: marker[1]! });
+    });
+  }
+  return expected;
+}
+
+type Build = { compiled: Compiled; reported: Reported[]; expected: Expected[] };
+const builds = new Map<string, Promise<Build>>();
+
+/** Each fixture project is compiled once, by the first test that asks for it. */
+function compile(name: string): Promise<Build> {
+  let build = builds.get(name);
+  if (build === undefined) {
+    build = compileOnce(name);
+    builds.set(name, build);
+  }
+  return build;
+}
+
+async function compileOnce(name: string): Promise<Build> {
+  const project = join(fixtures, name);
+  const compiled = await compileFixture(project, join(root, 'build', 'transformer-fixtures', 'body-validation', name));
+  const reported = parseDiagnostics(compiled.output).map((r) => ({ ...r, file: r.file.split('/').pop()! }));
+  return { compiled, reported, expected: markers(project) };
+}
+
+function assertMarkersReported({ compiled, reported, expected }: Build): void {
+  assert.is.not(compiled.exitCode, 0, 'the build fails');
+  assert.ok(expected.length > 0);
+  const missing = expected.filter((e) => !reported.some((r) => r.file === e.file && r.line === e.line && r.code === e.code));
+  assert.equal(missing, [], `reported:\n${compiled.output}`);
+  const unexpected = reported.filter((r) => !expected.some((e) => e.file === r.file && e.line === r.line && e.code === r.code));
+  assert.equal(unexpected, [], compiled.output);
+}
+
+test('without typia in plugins, each typed body fails the build with KILN110 at its line (any/unknown bodies do not)', async () => {
+  assertMarkersReported(await compile('no-typia'));
+});
+
+test('KILN110 says exactly what to add to tsconfig.json', async () => {
+  const { compiled } = await compile('no-typia');
+  assert.match(compiled.output,
+    `app.ts(11,24): error TS9110: KILN110: @Body() user: NewUser is validated by a typia validator generated at build time, but typia's transformer is not configured: ` +
+    `add { "transform": "typia/lib/transform" } after kiln/transformer's entry in compilerOptions.plugins (and npm install typia), or declare the body unknown to leave it unvalidated`);
+  assert.match(compiled.output, "app.ts(16,30): error TS9110: KILN110: @Body('name') name: string is validated by a typia validator");
+});
+
+test('with typia: a Date in a body is KILN112 and a body type module scope cannot name is KILN111, each at its line', async () => {
+  assertMarkersReported(await compile('diagnostics'));
+});
+
+test('KILN112 names the path of the Date and suggests a date-time string', async () => {
+  const { compiled } = await compile('diagnostics');
+  assert.match(compiled.output, "KILN112: JSON has no dates: 'events[].when' in @Body() schedule: Schedule is a Date, which a request body can never carry; declare it string & tags.Format<'date-time'>");
+  assert.match(compiled.output, "KILN112: JSON has no dates: @Body('at') at: Date is a Date");
+  assert.match(compiled.output, 'KILN111: @Body() event: { title: string } cannot be validated: its class Local is declared inside a function or block');
+});
+
+test('a CommonJS module requires typia and validates its typed body', async () => {
+  const { compiled } = await compile('commonjs');
+  assert.is(compiled.exitCode, 0, compiled.output);
+  const js = readFileSync(join(compiled.outDir, 'app.cjs'), 'utf8');
+  assert.match(js, 'const kiln$typia = require("typia");');
+  const { Orders } = createRequire(import.meta.url)(join(compiled.outDir, 'app.cjs')) as { Orders: Function };
+  const app = createServer({ controllers: [Orders], strictValidation: true });
+  const post = (body: unknown) => app.fetch(new Request('http://localhost/orders', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }));
+  const ok = await post({ sku: 'ABC-1', quantity: 2 });
+  assert.equal([ok.status, await ok.json()], [200, { sku: 'ABC-1', quantity: 2 }]);
+  const bad = await post({ sku: 'abc', quantity: 0 });
+  assert.is(bad.status, 400);
+  assert.equal(((await bad.json()) as { data: unknown }).data, {
+    errors: [
+      { path: '$input.sku', expected: 'string & Pattern<"^[A-Z]{3}-[0-9]+$">', value: 'abc' },
+      { path: '$input.quantity', expected: 'number & Minimum<1>', value: 0 },
+    ],
+  });
+});
+
+test.run();
