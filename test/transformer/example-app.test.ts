@@ -66,6 +66,14 @@ test('class middleware binds a header; @HttpStatus sets 201 and 204', async () =
   assert.is(removed.status, 204);
 });
 
+test('typed body: typia validates it, and the 400 names every failing path', async () => {
+  const book = { title: '', author: 'Anon', genre: 'poetry', tags: [], published: '1979', price: -1, isbn: 'x' };
+  const reply = await request(base, '/books', { method: 'POST', body: JSON.stringify(book), headers: { 'content-type': 'application/json', 'x-api-key': 'let-me-in' } });
+  assert.is(reply.status, 400);
+  assert.equal(reply.json().data.errors.map((e: { path: string }) => e.path), ['$input.genre', '$input.title', '$input.published', '$input.price', '$input.isbn']);
+  assert.match(reply.json().message, /^Invalid request body: \$input\.genre expected /);
+});
+
 test('custom @Ip() decorator', async () => {
   // The example listens on all interfaces (dual stack), where Node reports IPv4 clients as ::ffff:127.0.0.1.
   assert.match((await request(base, '/whoami', { headers: { 'user-agent': 'kiln-test' } })).json().ip, /^(::ffff:)?127\.0\.0\.1$/);

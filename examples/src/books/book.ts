@@ -1,3 +1,5 @@
+import type { tags } from 'typia';
+
 /** A book of the shop's catalogue. */
 export interface Book {
   id: number;
@@ -9,7 +11,15 @@ export interface Book {
   price: number;
 }
 
-export type NewBook = Omit<Book, 'id' | 'published'> & { published: string };
+/**
+ * What `POST /books` accepts. With strictValidation, typia checks it before the handler runs
+ * (docs/body-validation.md): JSON has no dates, so `published` is an ISO date string.
+ */
+export type NewBook = Omit<Book, 'id' | 'title' | 'published' | 'price'> & {
+  title: string & tags.MinLength<1>;
+  published: string & tags.Format<'date'>;
+  price: number & tags.Minimum<0>;
+};
 
 export enum Genre {
   Fiction = 'fiction',
