@@ -44,11 +44,14 @@ export function bodyValidationOf(tk: Toolkit, parameter: ts.ParameterDeclaration
       `add ${typiaEntry} after kiln/transformer's entry in compilerOptions.plugins (and npm install typia), ` +
       'or declare the body unknown to leave it unvalidated');
   }
-  const date = findDate(tk, type, '', new Set(), 0);
-  if (date !== undefined) {
-    return problem('dateInBody', at,
-      `JSON has no dates: ${date === '' ? written : `'${date}' in ${written}`} is a Date, which a request body can never carry; ` +
-      "declare it string & tags.Format<'date-time'> (import { tags } from 'typia') and convert it in the handler");
+  const foreign = findNonJson(tk, type, '', new Set(), 0);
+  if (foreign !== undefined) {
+    const where = foreign.path === '' ? written : `'${foreign.path}' in ${written}`;
+    return problem('notJsonInBody', at, foreign.what === 'a Date'
+      ? `JSON has no dates: ${where} is a Date, which a request body can never carry; ` +
+        "declare it string & tags.Format<'date-time'> (import { tags } from 'typia') and convert it in the handler"
+      : `JSON cannot carry ${foreign.what}: ${where} is ${foreign.what}, which a request body can never carry; ` +
+        'declare the JSON form (a string, a number, an array or a plain object) and convert it in the handler');
   }
   const owner = methodTypeOf(tk, parameter);
   if ('reason' in owner) {
@@ -104,26 +107,33 @@ function methodTypeOf(tk: Toolkit, parameter: ts.ParameterDeclaration): { type: 
   return { type: `${classType}${member}` };
 }
 
-/** Nesting deeper than this is not searched for dates (recursive generic types never end). */
+/** Nesting deeper than this is not searched (recursive generic types never end). */
 const deepest = 24;
 
-/** The path of a `Date` inside a body type ('' for the body itself), or `undefined`. */
-function findDate(tk: Toolkit, type: ts.Type, path: string, seen: Set<ts.Type>, depth: number): string | undefined {
+/** Built-in classes a JSON body can never hold (JSON.parse makes none of them). */
+const notJsonClasses = new Set(['Date', 'Map', 'Set', 'WeakMap', 'WeakSet', 'RegExp', 'Promise']);
+
+/** Where a body type holds something JSON cannot carry ('' for the body itself), and what. */
+function findNonJson(tk: Toolkit, type: ts.Type, path: string, seen: Set<ts.Type>, depth: number): { path: string; what: string } | undefined {
   const { ts: tsi, checker } = tk;
   if (seen.has(type) || depth > deepest) return undefined;
   seen.add(type);
-  if (isGlobalDate(tk, type)) return path;
+  if (type.flags & tsi.TypeFlags.BigIntLike) return { path, what: 'a bigint' };
+  if (type.flags & tsi.TypeFlags.ESSymbolLike) return { path, what: 'a symbol' };
+  const builtIn = builtInClassOf(tk, type);
+  if (builtIn !== undefined) return { path, what: `a ${builtIn}` };
   if (type.isUnionOrIntersection()) {
     for (const member of type.types) {
-      const found = findDate(tk, member, path, seen, depth + 1);
+      const found = findNonJson(tk, member, path, seen, depth + 1);
       if (found !== undefined) return found;
     }
     return undefined;
   }
   if (!(type.flags & tsi.TypeFlags.Object)) return undefined;
+  if (checker.getSignaturesOfType(type, tsi.SignatureKind.Call).length > 0) return { path, what: 'a function' };
   if (checker.isArrayType(type) || checker.isTupleType(type)) {
     for (const item of checker.getTypeArguments(type as ts.TypeReference)) {
-      const found = findDate(tk, item, `${path}[]`, seen, depth + 1);
+      const found = findNonJson(tk, item, `${path}[]`, seen, depth + 1);
       if (found !== undefined) return found;
     }
     return undefined;
@@ -133,17 +143,19 @@ function findDate(tk: Toolkit, type: ts.Type, path: string, seen: Set<ts.Type>, 
     if (property.flags & (tsi.SymbolFlags.Method | tsi.SymbolFlags.Accessor)) continue;
     // typia's tags are phantom properties of the intersection (`string & tags.Format<...>`).
     if (property.name.startsWith('typia.')) continue;
-    const found = findDate(tk, checker.getTypeOfSymbol(property), path === '' ? property.name : `${path}.${property.name}`, seen, depth + 1);
+    const found = findNonJson(tk, checker.getTypeOfSymbol(property), path === '' ? property.name : `${path}.${property.name}`, seen, depth + 1);
     if (found !== undefined) return found;
   }
   for (const info of checker.getIndexInfosOfType(type)) {
-    const found = findDate(tk, info.type, `${path}[key]`, seen, depth + 1);
+    const found = findNonJson(tk, info.type, `${path}[key]`, seen, depth + 1);
     if (found !== undefined) return found;
   }
   return undefined;
 }
 
-function isGlobalDate(tk: Toolkit, type: ts.Type): boolean {
+/** `Date`, `Map`, ... when `type` is that class of the default library. */
+function builtInClassOf(tk: Toolkit, type: ts.Type): string | undefined {
   const symbol = type.getSymbol();
-  return symbol?.name === 'Date' && (symbol.declarations ?? []).some((d) => tk.program.isSourceFileDefaultLibrary(d.getSourceFile()));
+  if (symbol === undefined || !notJsonClasses.has(symbol.name)) return undefined;
+  return (symbol.declarations ?? []).some((d) => tk.program.isSourceFileDefaultLibrary(d.getSourceFile())) ? symbol.name : undefined;
 }

@@ -19,7 +19,7 @@ export const diagnosticCodes = {
   uncalledDecorator: { code: 109, title: 'a Kiln parameter decorator is used without being called (`@Req` instead of `@Req()`)' },
   typiaNotConfigured: { code: 110, title: "a typed @Body needs typia's transformer, and compilerOptions.plugins does not list it" },
   bodyTypeNotNameable: { code: 111, title: "a typed @Body is on a method whose type generated code cannot name from module scope" },
-  dateInBody: { code: 112, title: 'a @Body type holds a Date, which a JSON body can never carry' },
+  notJsonInBody: { code: 112, title: 'a @Body type holds a Date (or a bigint, symbol, function, Map, Set...), which a JSON body can never carry' },
   generatedCodeError: { code: 190, title: 'internal: kiln/transformer failed on this file, or its generated binder does not type-check (a bug; please report it)' },
 } as const satisfies Record<string, DiagnosticCode>;
 

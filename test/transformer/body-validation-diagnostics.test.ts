@@ -1,6 +1,6 @@
 // Build-time side of typed body validation: fixtures compiled with the real tspc. Without typia's
 // transformer a typed body is KILN110; with it, bodies that cannot be validated are KILN111
-// (type not nameable from module scope) and KILN112 (a Date in a JSON body). Each
+// (type not nameable from module scope) and KILN112 (a Date, bigint, function... in a JSON body). Each
 // `// expect: KILNnnn` marker must be reported at its line, and nothing else. A CommonJS module
 // gets a working validator too.
 import { test } from 'uvu';
@@ -71,10 +71,11 @@ test('with typia: a Date in a body is KILN112 and a body type module scope canno
   assertMarkersReported(await compile('diagnostics'));
 });
 
-test('KILN112 names the path of the Date and suggests a date-time string', async () => {
+test('KILN112 names the path of the Date (or bigint, function...) and suggests a date-time string', async () => {
   const { compiled } = await compile('diagnostics');
   assert.match(compiled.output, "KILN112: JSON has no dates: 'events[].when' in @Body() schedule: Schedule is a Date, which a request body can never carry; declare it string & tags.Format<'date-time'>");
   assert.match(compiled.output, "KILN112: JSON has no dates: @Body('at') at: Date is a Date");
+  assert.match(compiled.output, "KILN112: JSON cannot carry a bigint: 'id' in @Body() counter: { id: bigint; onChange?: () => void } is a bigint");
   assert.match(compiled.output, 'KILN111: @Body() event: { title: string } cannot be validated: its class Local is declared inside a function or block');
 });
 
