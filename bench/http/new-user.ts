@@ -1,9 +1,12 @@
-// Route (c)'s body, with the hand-written check used by the servers whose framework offers no
-// validation of its own (raw node:http, srvx, Kiln until typia lands).
+// Route (c)'s body: the type Kiln validates with typia (its tags state the rules), and the
+// hand-written check of the same rules for the servers whose framework offers no validation of
+// its own (raw node:http, srvx, Hono's validator hook).
+import type { tags } from 'typia';
+
 export interface NewUser {
-  name: string;
-  email: string;
-  age: number;
+  name: string & tags.MinLength<1>;
+  email: string & tags.Format<'email'>;
+  age: number & tags.Type<'uint32'>;
 }
 
 /** A reason the value is not a NewUser, or undefined when it is one. */

@@ -11,5 +11,6 @@ export async function createKilnApp({ rateLimited = false } = {}): Promise<KilnS
     const { rateLimit } = await import('@kiln/rate-limit');
     middlewares.push(rateLimit({ max: 1_000_000_000, windowMs: 60_000 }));
   }
-  return createServer({ controllers: [HelloController, UsersController], middlewares });
+  // strictValidation: typed APIs run with it (route (c)'s body is validated only then).
+  return createServer({ controllers: [HelloController, UsersController], middlewares, strictValidation: true });
 }
