@@ -121,7 +121,7 @@ export interface GeneratedCode {
  */
 export function emitFileCode(file: FileModel, bindingModule: string, commonJs: boolean): GeneratedCode {
   const values = new ValueLists();
-  const validators = new BodyValidators(helpers, commonJs);
+  const validators = new BodyValidators(helpers);
   const taken = new Set<string>();
   const binders = new Map<number, string>();
   const functions: string[] = [];

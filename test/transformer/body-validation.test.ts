@@ -2,6 +2,8 @@
 // through app.fetch, with strictValidation, and the pass-through without it.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { start, request, requestInProcess, type Reply, type Started } from '../support/server.js';
 import { bodyValidationControllers } from './support/body-validation-controllers.js';
 
@@ -178,6 +180,13 @@ test('lenient: typed bodies pass through unchecked', async () => {
 test('lenient: invalid JSON is undefined and an absent required body passes', async () => {
   await accepts(lenient, '/v/optional-user', raw('{"name":', 'application/json'), '(undefined)');
   await accepts(lenient, '/v/any', { method: 'POST' }, '(undefined)');
+});
+
+test('the emitted module loads only the typia helpers its validators use, not typia itself', () => {
+  const js = readFileSync(fileURLToPath(new URL('./support/body-validation-controllers.js', import.meta.url)), 'utf8');
+  assert.match(js, /from "typia\/lib\/internal\/_validateReport"/);
+  assert.not.match(js, /from ['"]typia['"]/);
+  assert.not.match(js, 'kiln$typia');
 });
 
 test.run();
