@@ -98,12 +98,12 @@ function binderSource(method: MethodModel, name: string, file: FileModel, values
     ? `async function ${name}(req: ${helpers}.KilnRequest, strict: boolean): Promise<unknown[]> {`
     : `function ${name}(req: ${helpers}.KilnRequest, strict: boolean): unknown[] {`);
   if (readsBody) lines.push(`  const body = await ${helpers}.readBody(req, strict);`);
-  lines.push('  return [');
+  lines.push(...validators.open(method));
   for (const parameter of method.parameters) {
     if (parameter === undefined) lines.push('    undefined, // not bound: see the KILN error reported for this parameter');
     else lines.push(`    ${validators.wrap(parameter, convertExpression(parameter, parameter.conversion, values))}, // ${describeParameter(parameter)}`);
   }
-  lines.push('  ];', '}');
+  lines.push(validators.close(), '}');
   return lines.join('\n');
 }
 

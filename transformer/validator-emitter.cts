@@ -1,6 +1,6 @@
 // Emit stage for typed request bodies: one typia validator per body type, as a module constant
 // next to the binders, and the binder expression that applies it under strictValidation.
-import type { ParameterModel } from './model.cjs';
+import type { MethodModel, ParameterModel } from './model.cjs';
 
 /** The name generated code imports typia under. */
 export const typiaNamespace = 'kiln$typia';
@@ -15,8 +15,27 @@ export const typiaNamespace = 'kiln$typia';
  */
 export class BodyValidators {
   readonly #names = new Map<string, string>();
+  /** Whether the binder being written collects the failures of several typed bodies before it answers. */
+  #collecting = false;
 
   constructor(readonly helpers: string) {}
+
+  /**
+   * How a binder's `return [` is written. With one typed body (or none) the array as it is; with
+   * several, each validation adds its failures to one list and `allBodiesValid` answers the 400
+   * once all are checked, naming the failures of every parameter.
+   */
+  open(method: MethodModel): string[] {
+    this.#collecting = method.parameters.filter((p) => p?.validation !== undefined).length > 1;
+    return this.#collecting
+      ? [`  const failures: ${this.helpers}.BodyValidationError[] = [];`, `  return ${this.helpers}.allBodiesValid([`]
+      : ['  return ['];
+  }
+
+  /** How the binder's array is closed (see {@link open}). */
+  close(): string {
+    return this.#collecting ? '  ], failures);' : '  ];';
+  }
 
   /** `expression` (the parameter's value as read) validated with the parameter's validator, when it has one. */
   wrap(parameter: ParameterModel, expression: string): string {
@@ -27,8 +46,8 @@ export class BodyValidators {
       name = `kiln$validate_${this.#names.size}`;
       this.#names.set(validation.typeQuery, name);
     }
-    const path = validation.path === '$input' ? '' : `, ${quote(validation.path)}`;
-    return `${this.helpers}.validateBody(${expression}, strict, ${name}${path})`;
+    const path = validation.path === '$input' && !this.#collecting ? '' : `, ${quote(validation.path)}`;
+    return `${this.helpers}.validateBody(${expression}, strict, ${name}${path}${this.#collecting ? ', failures' : ''})`;
   }
 
   /** typia's declaration and the validator constants; nothing when no parameter is validated. */

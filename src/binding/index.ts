@@ -14,4 +14,4 @@ export { toDate, toDateArray, parseDate } from './to-date.js';
 export { toJson, toJsonArray, parseJson } from './to-json.js';
 export { toEnum, toEnumArray, parseEnum } from './to-enum.js';
 export { readBody, bodyField, requiredBody } from './body.js';
-export { validateBody, bodyValidationError, type BodyValidator, type BodyValidationError } from './validate-body.js';
+export { validateBody, allBodiesValid, bodyValidationError, type BodyValidator, type BodyValidationError } from './validate-body.js';

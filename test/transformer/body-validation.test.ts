@@ -139,6 +139,15 @@ test("strict: @Body('field') validates the field, with paths that start at the f
   await rejects('/v/odd-field', json({ 'x-count': 'many' }), [{ path: '$input["x-count"]', expected: 'number', value: 'many' }]);
 });
 
+test("strict: several typed @Body('field') parameters: the 400 names the failures of all of them", async () => {
+  await accepts(strict, '/v/fields?n=1', json({ name: 'Ada', age: 3 }), { name: 'Ada', n: 1, age: 3 });
+  await rejects('/v/fields', json({ name: '', age: -3 }), [
+    { path: '$input.name', expected: 'string & MinLength<1>', value: '' },
+    { path: '$input.age', expected: 'number & Minimum<0>', value: -3 },
+  ]);
+  await rejects('/v/fields', json({ name: 'Ada', age: 'x' }), [{ path: '$input.age', expected: '((number & Minimum<0>) | undefined)', value: 'x' }]);
+});
+
 test("strict: the fields of a @Body('field') body are not checked beyond the declared fields", async () => {
   await accepts(strict, '/v/field', json({ user, other: true }), { name: 'Ada' });
 });

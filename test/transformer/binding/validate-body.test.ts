@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { HttpError, bodyValidationError, validateBody, type BodyValidator } from 'kiln/binding';
+import { HttpError, allBodiesValid, bodyValidationError, validateBody, type BodyValidationError, type BodyValidator } from 'kiln/binding';
 
 const failing = (errors: { path: string; expected: string; value?: unknown }[]): BodyValidator => () => ({ success: false, errors });
 const passing: BodyValidator = () => ({ success: true });
@@ -34,10 +34,27 @@ test('validateBody: with strict a failure is a 400 HttpError listing every path,
   }
 });
 
-test('bodyValidationError: a field path replaces $input at the start of each path', () => {
-  const error = bodyValidationError([{ path: '$input', expected: 'string', value: 1 }, { path: '$input.a[0]', expected: 'number', value: 'x' }], '$input.user');
-  assert.is(error.message, 'Invalid request body: $input.user expected string, got 1; $input.user.a[0] expected number, got "x"');
-  assert.equal((error.data as { errors: { path: string }[] }).errors.map((e) => e.path), ['$input.user', '$input.user.a[0]']);
+test('validateBody: a field path replaces $input at the start of each path', () => {
+  try {
+    validateBody({}, true, failing([{ path: '$input', expected: 'string', value: 1 }, { path: '$input.a[0]', expected: 'number', value: 'x' }]), '$input.user');
+    assert.unreachable();
+  } catch (error) {
+    const e = error as HttpError;
+    assert.is(e.message, 'Invalid request body: $input.user expected string, got 1; $input.user.a[0] expected number, got "x"');
+    assert.equal((e.data as { errors: { path: string }[] }).errors.map((x) => x.path), ['$input.user', '$input.user.a[0]']);
+  }
+});
+
+test('validateBody with a failures list collects instead of throwing; allBodiesValid answers for all', () => {
+  const failures: BodyValidationError[] = [];
+  assert.is(validateBody('a', true, failing([{ path: '$input', expected: 'number', value: 'a' }]), '$input.x', failures), 'a');
+  assert.is(validateBody(2, true, passing, '$input.y', failures), 2);
+  assert.is(validateBody(3, true, failing([{ path: '$input', expected: 'string', value: 3 }]), '$input.z', failures), 3);
+  assert.equal(failures.map((f) => f.path), ['$input.x', '$input.z']);
+  assert.throws(() => allBodiesValid(['a', 2, 3], failures), (error: HttpError) =>
+    error.status === 400 && error.message === 'Invalid request body: $input.x expected number, got "a"; $input.z expected string, got 3');
+  const args = [1];
+  assert.is(allBodiesValid(args, []), args);
 });
 
 test('bodyValidationError: the message lists ten failures, data.errors every one', () => {

@@ -58,6 +58,9 @@ export class ValidatedController {
   @Post('/number') number(@Body() n: number | null) { return out(n); }
   @Post('/search') search(@Body() search: Search) { return out(search); }
   @Post('/field') field(@Body('user') user: NewUser, @Body('note') note?: string) { return out({ name: user.name, note }); }
+  @Post('/fields') fields(@Body('name') name: string & tags.MinLength<1>, @Query('n') n: number | undefined, @Body('age') age?: number & tags.Minimum<0>) {
+    return out({ name, n, age });
+  }
   @Post('/odd-field') oddField(@Body('x-count') count: number) { return out(count); }
   @Post('/any') any(@Body() body: any) { return out(body); }
   @Post('/unknown') unknown(@Body() body: unknown, @Body('n') n: unknown) { return out({ body, n }); }
