@@ -99,7 +99,8 @@ function methodTypeOf(tk: Toolkit, parameter: ts.ParameterDeclaration): { type: 
     tsi.isSourceFile(cls.parent.parent.parent.parent)) {
     classType = `(typeof ${cls.parent.name.text})['prototype']`;
   } else {
-    return { reason: cls.name === undefined ? 'its class is anonymous' : `its class ${cls.name.text} is declared inside a function or block` };
+    const name = cls.name?.text ?? (tsi.isVariableDeclaration(cls.parent) && tsi.isIdentifier(cls.parent.name) ? cls.parent.name.text : undefined);
+    return { reason: name === undefined ? 'its class is anonymous' : `its class ${name} is declared inside a function or block` };
   }
   if (modifiers & tsi.ModifierFlags.Static) {
     classType = classType.endsWith("['prototype']") ? classType.slice(0, -"['prototype']".length) : `(typeof ${classType})`;

@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createServer } from 'kiln';
 import { compileFixture, fixturesDir, parseDiagnostics, root, type Compiled, type Reported } from './support/compile-fixture.js';
 
@@ -98,6 +99,15 @@ test('a CommonJS module validates its typed body, requiring only typia helpers',
       { path: '$input.quantity', expected: 'number & Minimum<1>', value: 0 },
     ],
   });
+});
+
+test('with KILN110 disabled, typed bodies build without typia and pass through unchecked', async () => {
+  const { compiled } = await compile('disabled');
+  assert.is(compiled.exitCode, 0, compiled.output);
+  const { Users } = (await import(pathToFileURL(join(compiled.outDir, 'app.js')).href)) as { Users: Function };
+  const app = createServer({ controllers: [Users], strictValidation: true });
+  const reply = await app.fetch(new Request('http://localhost/users', { method: 'POST', body: '{"name":1}', headers: { 'content-type': 'application/json' } }));
+  assert.equal([reply.status, await reply.json()], [200, { name: 1 }]);
 });
 
 test.run();
