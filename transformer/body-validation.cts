@@ -86,7 +86,7 @@ function methodTypeOf(tk: Toolkit, parameter: ts.ParameterDeclaration): { type: 
   if (modifiers & (tsi.ModifierFlags.Private | tsi.ModifierFlags.Protected)) return { reason: 'the method is private or protected' };
   let member: string;
   if (tsi.isIdentifier(method.name) || tsi.isStringLiteral(method.name) || tsi.isNumericLiteral(method.name)) {
-    member = `[${JSON.stringify(method.name.text)}]`;
+    member = `['${method.name.text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
   } else {
     return { reason: 'the method has a #private or computed name' };
   }

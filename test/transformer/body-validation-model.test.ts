@@ -1,0 +1,59 @@
+// The analyse and emit stages for typed bodies on their own: which @Body parameters get a
+// validator, how generated code names their type, and what the generated tail declares. Run on
+// the body-validation diagnostics fixture (typia configured), whose program keeps its decorators.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { fixturesDir, root } from './support/compile-fixture.js';
+
+const require = createRequire(import.meta.url);
+const { analyseProgram } = require(join(root, 'dist', 'transformer', 'analyse-program.cjs'));
+const { emitFileCode } = require(join(root, 'dist', 'transformer', 'binder-emitter.cjs'));
+const { typiaConfigured } = require(join(root, 'dist', 'transformer', 'body-validation.cjs'));
+
+const project = join(fixturesDir, 'body-validation', 'diagnostics');
+const parsed = ts.getParsedCommandLineOfConfigFile(join(project, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+const program = ts.createProgram(parsed.fileNames, parsed.options);
+const model = analyseProgram({ ts, program, checker: program.getTypeChecker() });
+const app = model.files.get(join(project, 'app.ts').replace(/\\/g, '/'));
+
+interface Parameter { parameterName: string; validation?: { typeQuery: string; path: string } }
+interface Method { className: string; methodName: string; parameters: (Parameter | undefined)[] }
+const method = (className: string, methodName: string): Method =>
+  app.methods.find((m: Method) => m.className === className && m.methodName === methodName);
+
+test('a typed @Body(field) is validated at $input.<field>, through a type query on its method', () => {
+  assert.equal(method('Events', 'stringDate').parameters[0]!.validation, { typeQuery: "Parameters<Events['stringDate']>[0]", path: '$input.at' });
+});
+
+test('static methods and classes assigned to a top-level const are named through typeof', () => {
+  const statics = app.methods.filter((m: Method) => m.className === 'Events' && m.methodName === 'create');
+  assert.equal(statics.map((m: Method) => m.parameters[0]?.validation?.typeQuery), [undefined, "Parameters<(typeof Events)['create']>[0]"]);
+  assert.equal(method('AnonymousClass', 'create').parameters[0]!.validation, { typeQuery: "Parameters<(typeof Expression)['prototype']['create']>[0]", path: '$input' });
+});
+
+test('unknown bodies and bodies in error get no validation', () => {
+  assert.is(method('Local', 'unknown').parameters[0]!.validation, undefined);
+  assert.is(method('Local', 'create').parameters[0]!.validation, undefined);
+  assert.is(method('Events', 'schedule').parameters[0]!.validation, undefined);
+});
+
+test('emit declares typia for the checker (no import) and writes one validator per body type', () => {
+  const code = emitFileCode(app, 'kiln/binding', false);
+  assert.match(code.text, "declare const kiln$typia: typeof import('typia').default;");
+  assert.not.match(code.text, "from 'typia'");
+  assert.match(code.text, "const kiln$validate_0 = kiln$typia.createValidateEquals<Parameters<Events['stringDate']>[0]>();");
+  assert.match(code.text, "kiln$b.validateBody(kiln$b.required(kiln$b.bodyField(body, 'at'), 'at', strict), strict, kiln$validate_0, '$input.at'), // at: string & tags.Format<'date-time'> ← body 'at'");
+});
+
+test("typia's transformer is recognised as written or as a resolved path", () => {
+  assert.ok(typiaConfigured({ plugins: [{ transform: 'kiln/transformer' }, { transform: 'typia/lib/transform' }] }));
+  assert.ok(typiaConfigured({ plugins: [{ transform: '/app/node_modules/typia/lib/transform.js' }] }));
+  assert.not.ok(typiaConfigured({ plugins: [{ transform: 'kiln/transformer', transformProgram: true }] }));
+  assert.not.ok(typiaConfigured({ plugins: [{ name: 'typia/lib/transform' }] }));
+  assert.not.ok(typiaConfigured({}));
+});
+
+test.run();
