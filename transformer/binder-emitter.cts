@@ -112,6 +112,8 @@ export interface GeneratedCode {
   readonly text: string;
   /** Binder function name by the method's `nameEnd`. */
   readonly binders: ReadonlyMap<number, string>;
+  /** The declared type (original positions) each typia validator was written for, by validator name. */
+  readonly validatorSites: ReadonlyMap<string, { readonly start: number; readonly end: number }>;
 }
 
 /**
@@ -142,5 +144,5 @@ export function emitFileCode(file: FileModel, bindingModule: string, commonJs: b
     `void [${kept.join(', ')}];`,
     '',
   ].join('\n');
-  return { text, binders };
+  return { text, binders, validatorSites: validators.sites() };
 }

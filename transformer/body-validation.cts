@@ -61,7 +61,8 @@ export function bodyValidationOf(tk: Toolkit, parameter: ts.ParameterDeclaration
   }
   const method = parameter.parent as ts.MethodDeclaration;
   const index = method.parameters.filter((p) => !isThisParameter(tsi, p)).indexOf(parameter);
-  return { validation: { typeQuery: `Parameters<${owner.type}>[${index}]`, path: field === '' ? '$input' : `$input${accessPath(field)}` } };
+  const site = { start: at.getStart(file), end: at.getEnd() };
+  return { validation: { typeQuery: `Parameters<${owner.type}>[${index}]`, path: field === '' ? '$input' : `$input${accessPath(field)}`, site } };
 }
 
 function problem(key: DiagnosticKey, node: ts.Node, message: string): BodyValidationAnswer {

@@ -9,6 +9,8 @@ export interface EmitPlan {
   readonly binders: ReadonlyMap<number, string>;
   /** Names declared inside functions that only blanked decorators used (see program-hooks). */
   readonly localReferences: ReadonlySet<string>;
+  /** The declared type (original positions) each typia validator was written for (see validator-diagnostics). */
+  readonly validatorSites?: ReadonlyMap<string, { readonly start: number; readonly end: number }>;
 }
 
 /**

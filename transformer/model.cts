@@ -44,6 +44,8 @@ export interface BodyValidation {
   readonly typeQuery: string;
   /** Where failures are reported: `$input` for the whole body, `$input.name` for `@Body('name')`. */
   readonly path: string;
+  /** The parameter's declared type in the original file: where typia's own errors about the type are reported. */
+  readonly site: { readonly start: number; readonly end: number };
 }
 
 export interface RouteModel {

@@ -2,6 +2,7 @@ import type * as ts from 'typescript';
 import { emitTransformer, type EmitPlan } from './emit-transformer.cjs';
 import { kilnDiagnostic } from './kiln-diagnostic.cjs';
 import { restoreSourcesContent } from './source-map-content.cjs';
+import { relocateValidatorDiagnostics } from './validator-diagnostics.cjs';
 
 // Unused-declaration diagnostics: generated code declares nothing a user could remove.
 const unusedCodes = new Set([6133, 6138, 6192, 6196, 6198, 6199, 6205]);
@@ -76,6 +77,8 @@ export function hookEmit(program: ts.Program, hooks: HookOptions): void {
     const write = hooks.plans.size > 0 && options.inlineSources === true
       ? restoreSourcesContent(writeFile ?? hooks.fallbackWriteFile, hooks.originalTexts)
       : writeFile;
-    return emit(targetSourceFile, write, cancellationToken, emitOnlyDts, transformers, ...rest);
+    const result = emit(targetSourceFile, write, cancellationToken, emitOnlyDts, transformers, ...rest);
+    relocateValidatorDiagnostics(result.diagnostics, hooks.plans, hooks.original);
+    return result;
   };
 }

@@ -54,7 +54,10 @@ export function transformProgram(
     const text = rewriteSource(original.text, fileModel.decoratorRanges, generated.text);
     texts.set(fileName, text);
     originalTexts.set(text, original.text);
-    plans.set(fileName, { generatedStart: original.text.length, binders: generated.binders, localReferences: new Set(fileModel.localReferences) });
+    plans.set(fileName, {
+      generatedStart: original.text.length, binders: generated.binders, localReferences: new Set(fileModel.localReferences),
+      validatorSites: generated.validatorSites,
+    });
   }
 
   const baseHost = host ?? tsi.createCompilerHost(options);

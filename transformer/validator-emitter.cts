@@ -1,6 +1,6 @@
 // Emit stage for typed request bodies: one typia validator per body type, as a module constant
 // next to the binders, and the binder expression that applies it under strictValidation.
-import type { MethodModel, ParameterModel } from './model.cjs';
+import type { BodyValidation, MethodModel, ParameterModel } from './model.cjs';
 
 /** The name generated code imports typia under. */
 export const typiaNamespace = 'kiln$typia';
@@ -15,6 +15,7 @@ export const typiaNamespace = 'kiln$typia';
  */
 export class BodyValidators {
   readonly #names = new Map<string, string>();
+  readonly #sites = new Map<string, BodyValidation['site']>();
   /** Whether the binder being written collects the failures of several typed bodies before it answers. */
   #collecting = false;
 
@@ -45,9 +46,15 @@ export class BodyValidators {
     if (name === undefined) {
       name = `kiln$validate_${this.#names.size}`;
       this.#names.set(validation.typeQuery, name);
+      this.#sites.set(name, validation.site);
     }
     const path = validation.path === '$input' && !this.#collecting ? '' : `, ${quote(validation.path)}`;
     return `${this.helpers}.validateBody(${expression}, strict, ${name}${path}${this.#collecting ? ', failures' : ''})`;
+  }
+
+  /** The declared type each validator was written for, by validator name (see validator-diagnostics.cts). */
+  sites(): ReadonlyMap<string, BodyValidation['site']> {
+    return this.#sites;
   }
 
   /** typia's declaration and the validator constants; nothing when no parameter is validated. */

@@ -101,6 +101,13 @@ test('a CommonJS module validates its typed body, requiring only typia helpers',
   });
 });
 
+test("typia's own error about a body type is reported on the parameter's type, not in generated code", async () => {
+  const { compiled } = await compile('typia-error');
+  assert.is.not(compiled.exitCode, 0);
+  assert.match(compiled.output, /app\.ts\(7,32\): error TS\(kiln\$typia\.createValidateEquals\): unsupported type detected/);
+  assert.match(compiled.output, 'number & Format<"email">');
+});
+
 test('with KILN110 disabled, typed bodies build without typia and pass through unchecked', async () => {
   const { compiled } = await compile('disabled');
   assert.is(compiled.exitCode, 0, compiled.output);

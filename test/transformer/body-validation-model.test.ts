@@ -19,19 +19,21 @@ const program = ts.createProgram(parsed.fileNames, parsed.options);
 const model = analyseProgram({ ts, program, checker: program.getTypeChecker() });
 const app = model.files.get(join(project, 'app.ts').replace(/\\/g, '/'));
 
-interface Parameter { parameterName: string; validation?: { typeQuery: string; path: string } }
+interface Parameter { parameterName: string; validation?: { typeQuery: string; path: string; site: { start: number; end: number } } }
 interface Method { className: string; methodName: string; parameters: (Parameter | undefined)[] }
 const method = (className: string, methodName: string): Method =>
   app.methods.find((m: Method) => m.className === className && m.methodName === methodName);
 
 test('a typed @Body(field) is validated at $input.<field>, through a type query on its method', () => {
-  assert.equal(method('Events', 'stringDate').parameters[0]!.validation, { typeQuery: "Parameters<Events['stringDate']>[0]", path: '$input.at' });
+  const { typeQuery, path, site } = method('Events', 'stringDate').parameters[0]!.validation!;
+  assert.equal({ typeQuery, path }, { typeQuery: "Parameters<Events['stringDate']>[0]", path: '$input.at' });
+  assert.is(program.getSourceFile(join(project, 'app.ts'))!.text.slice(site.start, site.end), "string & tags.Format<'date-time'>", 'the site is the declared type');
 });
 
 test('static methods and classes assigned to a top-level const are named through typeof', () => {
   const statics = app.methods.filter((m: Method) => m.className === 'Events' && m.methodName === 'create');
   assert.equal(statics.map((m: Method) => m.parameters[0]?.validation?.typeQuery), [undefined, "Parameters<(typeof Events)['create']>[0]"]);
-  assert.equal(method('AnonymousClass', 'create').parameters[0]!.validation, { typeQuery: "Parameters<(typeof Expression)['prototype']['create']>[0]", path: '$input' });
+  assert.is(method('AnonymousClass', 'create').parameters[0]!.validation!.typeQuery, "Parameters<(typeof Expression)['prototype']['create']>[0]");
 });
 
 test('unknown bodies and bodies in error get no validation', () => {
