@@ -1,0 +1,50 @@
+// Editors see the typed-body build errors too: the tsserver plugin (kiln/transformer/editor),
+// driven through the language service API, reports KILN110 where the build would.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { fixturesDir, root } from './support/compile-fixture.js';
+
+type PluginFactory = (modules: { typescript: typeof ts }) => { create(info: ts.server.PluginCreateInfo): ts.LanguageService };
+const plugin = createRequire(import.meta.url)(join(root, 'dist', 'transformer', 'editor.cjs')) as PluginFactory;
+
+function editorFor(project: string): ts.LanguageService {
+  const parsed = ts.getParsedCommandLineOfConfigFile(join(project, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+  const host: ts.LanguageServiceHost = {
+    getCompilationSettings: () => parsed.options,
+    getScriptFileNames: () => parsed.fileNames,
+    getScriptVersion: () => '1',
+    getScriptSnapshot: (fileName) => (ts.sys.fileExists(fileName) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(fileName)!) : undefined),
+    getCurrentDirectory: () => project,
+    getDefaultLibFileName: (options) => ts.getDefaultLibFilePath(options),
+    fileExists: ts.sys.fileExists,
+    readFile: ts.sys.readFile,
+    readDirectory: ts.sys.readDirectory,
+    directoryExists: ts.sys.directoryExists,
+    getDirectories: ts.sys.getDirectories,
+  };
+  const service = ts.createLanguageService(host, ts.createDocumentRegistry());
+  return plugin({ typescript: ts }).create({ languageService: service, config: {} } as unknown as ts.server.PluginCreateInfo);
+}
+
+function reported(project: string): string[] {
+  const file = join(project, 'app.ts');
+  const editor = editorFor(project);
+  const source = editor.getProgram()!.getSourceFile(file)!;
+  return editor.getSemanticDiagnostics(file).filter((d) => d.source === 'kiln' || d.code === 1206).map((d) => {
+    const line = source.getLineAndCharacterOfPosition(d.start!).line + 1;
+    return `${line} ${ts.flattenDiagnosticMessageText(d.messageText, ' ').slice(0, 7)}`;
+  });
+}
+
+test('without typia in plugins, the editor shows KILN110 on each typed body (and no TS1206 on the decorators)', () => {
+  assert.equal(reported(join(fixturesDir, 'body-validation', 'no-typia')), ['11 KILN110', '16 KILN110']);
+});
+
+test('with typia, the editor shows KILN111 and KILN112 where the build reports them', () => {
+  assert.equal(reported(join(fixturesDir, 'body-validation', 'diagnostics')), ['16 KILN112', '21 KILN112', '26 KILN112', '31 KILN112', '41 KILN111', '55 KILN111']);
+});
+
+test.run();
