@@ -2,7 +2,7 @@
 // next to the binders, and the binder expression that applies it under strictValidation.
 import type { BodyValidation, MethodModel, ParameterModel } from './model.cjs';
 
-/** The name generated code imports typia under. */
+/** The name generated code declares typia under (never imported: see BodyValidators). */
 export const typiaNamespace = 'kiln$typia';
 
 /**
