@@ -1,5 +1,5 @@
 // Every build-time diagnostic kiln/transformer reports, in one registry. A test checks that each
-// code here is documented in docs/transformer.md.
+// code here is documented in the README (Diagnostics).
 
 export interface DiagnosticCode {
   readonly code: number;

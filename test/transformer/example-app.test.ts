@@ -79,8 +79,10 @@ test('custom @Ip() decorator', async () => {
   assert.match((await request(base, '/whoami', { headers: { 'user-agent': 'kiln-test' } })).json().ip, /^(::ffff:)?127\.0\.0\.1$/);
 });
 
-test('docs/transformer.md shows the binders the build really wrote', () => {
-  const docs = readFileSync(join(root, 'docs', 'transformer.md'), 'utf8');
+test('the README shows the binders the build really wrote', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const start = readme.indexOf('### What the transformer writes');
+  const docs = readme.slice(start, readme.indexOf('\n### ', start + 1));
   const emitted = readFileSync(join(root, 'examples', 'dist', 'books', 'books-controller.js'), 'utf8');
   const blocks = [...docs.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!);
   assert.is(blocks.length, 2);

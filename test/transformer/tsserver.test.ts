@@ -1,4 +1,4 @@
-// The editor plugin inside a real tsserver process, configured exactly as docs/transformer.md says
+// The editor plugin inside a real tsserver process, configured exactly as the README says
 // (`{ "name": "kiln/transformer/editor" }` in a consumer's tsconfig.json), asked for diagnostics
 // over tsserver's own protocol as an editor asks.
 import { test } from 'uvu';

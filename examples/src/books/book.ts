@@ -13,7 +13,7 @@ export interface Book {
 
 /**
  * What `POST /books` accepts. With strictValidation, typia checks it before the handler runs
- * (docs/body-validation.md): JSON has no dates, so `published` is an ISO date string.
+ * (README: Typed request bodies): JSON has no dates, so `published` is an ISO date string.
  */
 export type NewBook = Omit<Book, 'id' | 'title' | 'published' | 'price'> & {
   title: string & tags.MinLength<1>;
