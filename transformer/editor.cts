@@ -15,6 +15,9 @@ import { analyseProgram, type ProgramModel } from './analyse-program.cjs';
 import { kilnCodeOf } from './kiln-diagnostic.cjs';
 
 const decoratorsNotValidHere = 1206;
+// "declared but never read" and "all imports unused": an identifier used only inside a parameter
+// decorator looks unused to a checker that rejects the decorator (TS1206) instead of checking it.
+const unusedCodes = new Set([6133, 6192, 6196, 6198]);
 
 interface EditorPluginConfig {
   /** KILN codes not to report (the same option as the build plugin's). */
@@ -54,10 +57,13 @@ function init({ typescript: tsi }: { typescript: typeof ts }): ts.server.PluginM
         info.project?.projectService?.logger?.info(`kiln/transformer/editor: ${(error as Error).stack ?? error}`);
         return found;
       }
-      const ranges = model.files.get(fileName)?.decoratorRanges ?? [];
+      const fileModel = model.files.get(fileName);
+      const ranges = fileModel?.decoratorRanges ?? [];
       const isKiln = (position: number) => ranges.some((r) => position >= r.start && position < r.end);
+      const referenced = new Set(fileModel?.references ?? []);
       const kept: ts.Diagnostic[] = [];
       for (const d of found) {
+        if (unusedCodes.has(d.code) && referenced.size > 0 && onlyNames(program.getSourceFile(fileName)!, d, referenced)) continue;
         if (d.code !== decoratorsNotValidHere || d.start === undefined || !isKiln(d.start)) {
           kept.push(d);
           continue;
@@ -73,6 +79,17 @@ function init({ typescript: tsi }: { typescript: typeof ts }): ts.server.PluginM
     return proxy;
   }
   return { create };
+}
+
+/** Whether a diagnostic's span names only identifiers that Kiln parameter decorators reference. */
+function onlyNames(file: ts.SourceFile, diagnostic: ts.Diagnostic, referenced: ReadonlySet<string>): boolean {
+  if (diagnostic.start === undefined || diagnostic.length === undefined) return false;
+  const text = file.text.slice(diagnostic.start, diagnostic.start + diagnostic.length);
+  if (referenced.has(text)) return true;
+  // "All imports in import declaration are unused" spans the whole declaration: look at its names.
+  const names = /^import\s*(?:type\s*)?\{([^}]*)\}/.exec(text)?.[1];
+  if (names === undefined) return false;
+  return names.split(',').map((n) => n.trim().split(/\s+as\s+/).pop()!).filter(Boolean).every((n) => referenced.has(n));
 }
 
 /** The first non-Kiln decorator of the parameter whose decorator starts at `start`. */
