@@ -55,7 +55,7 @@ const transformer = transformerAvailable();
 sh(`${rootDir}/node_modules/.bin/tspc`, ['-p', 'bench/tsconfig.kiln.json']);
 sh(`${rootDir}/node_modules/.bin/tsc`, ['-p', 'bench/tsconfig.legacy.json']);
 
-const { loadAverage, machine } = await import('./report/machine.mjs');
+const { commit, loadAverage, machine } = await import('./report/machine.mjs');
 await mkdir(rawDir, { recursive: true });
 
 async function timed(name, run) {
@@ -63,6 +63,7 @@ async function timed(name, run) {
   const at = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
   const result = await run();
   result.load = { before, after: loadAverage(), at };
+  result.commit = commit();
   await writeFile(`${rawDir}/${name}.json`, JSON.stringify(result, null, 2));
 }
 

@@ -1,6 +1,7 @@
 // What the results were measured on, and how busy the machine was around each part.
 import os from 'node:os';
 import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 
 export function loadAverage() {
   return os.loadavg().map((value) => value.toFixed(2)).join(' ');
@@ -9,6 +10,18 @@ export function loadAverage() {
 function typescriptVersion() {
   try {
     return JSON.parse(readFileSync(new URL('../../node_modules/typescript/package.json', import.meta.url), 'utf8')).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The commit measured, marked `+changes` when the work tree differs from it. */
+export function commit() {
+  try {
+    const root = new URL('../..', import.meta.url);
+    const hash = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'packages', 'transformer', 'bench'], { cwd: root, encoding: 'utf8' }).trim();
+    return dirty ? `${hash}+changes` : hash;
   } catch {
     return 'unknown';
   }

@@ -10,7 +10,7 @@ const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits)
 const whole = (value) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '–');
 
 function loadLine(part) {
-  return part.load ? ` Load average (1/5/15 min) before: ${part.load.before}; after: ${part.load.after}. Run ${part.load.at}.` : '';
+  return part.load ? ` Load average (1/5/15 min) before: ${part.load.before}; after: ${part.load.after}. Run ${part.load.at}${part.commit ? ` at commit ${part.commit}` : ''}.` : '';
 }
 
 function httpSection(http) {
