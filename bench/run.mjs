@@ -3,7 +3,7 @@
 // Installs bench/'s own dependencies if missing, builds Kiln (and @kiln/rate-limit) and the
 // benchmark apps, runs the chosen parts (default: all), keeps each part's raw results in
 // bench/results/raw/ and rewrites bench/results/latest.md and latest.svg from them.
-// Parts: binding, in-process, http, cold-start, build.
+// Parts: binding, in-process, http, cold-start, build; `report` alone rewrites the report only.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -29,7 +29,9 @@ const { values: options, positionals } = parseArgs({
     'no-build': { type: 'boolean', default: false },
   },
 });
-const parts = positionals.length > 0 ? positionals : allParts;
+// `report` measures nothing: it rewrites latest.md and latest.svg from the last raw results.
+const reportOnly = positionals.length === 1 && positionals[0] === 'report';
+const parts = reportOnly ? [] : positionals.length > 0 ? positionals : allParts;
 for (const part of parts) if (!allParts.includes(part)) throw new Error(`Unknown part '${part}'; parts are ${allParts.join(', ')}`);
 
 function sh(command, args, cwd = rootDir) {
@@ -47,13 +49,17 @@ function transformerAvailable() {
 }
 
 // 1. bench/'s own dependencies: never part of a Kiln user's install.
-if (!existsSync(`${benchDir}/node_modules/.package-lock.json`)) sh('npm', ['ci', '--prefix', 'bench', '--no-audit', '--no-fund']);
+if (reportOnly) {
+  // nothing to install or build
+} else if (!existsSync(`${benchDir}/node_modules/.package-lock.json`)) sh('npm', ['ci', '--prefix', 'bench', '--no-audit', '--no-fund']);
 // 2. Kiln, the rate limiter, then the benchmark's TypeScript.
-if (!options['no-build']) sh('npm', ['run', 'build']);
-if (existsSync(`${rootDir}/packages/rate-limit/package.json`) && !existsSync(`${rootDir}/packages/rate-limit/dist/index.js`)) sh('npm', ['run', 'build', '--workspace', '@kiln/rate-limit']);
 const transformer = transformerAvailable();
-sh(`${rootDir}/node_modules/.bin/tspc`, ['-p', 'bench/tsconfig.kiln.json']);
-sh(`${rootDir}/node_modules/.bin/tsc`, ['-p', 'bench/tsconfig.legacy.json']);
+if (!reportOnly) {
+  if (!options['no-build']) sh('npm', ['run', 'build']);
+  if (existsSync(`${rootDir}/packages/rate-limit/package.json`) && !existsSync(`${rootDir}/packages/rate-limit/dist/index.js`)) sh('npm', ['run', 'build', '--workspace', '@kiln/rate-limit']);
+  sh(`${rootDir}/node_modules/.bin/tspc`, ['-p', 'bench/tsconfig.kiln.json']);
+  sh(`${rootDir}/node_modules/.bin/tsc`, ['-p', 'bench/tsconfig.legacy.json']);
+}
 
 const { commit, loadAverage, machine } = await import('./report/machine.mjs');
 await mkdir(rawDir, { recursive: true });

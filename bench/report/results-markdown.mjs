@@ -18,8 +18,8 @@ function httpSection(http) {
     '## HTTP throughput',
     '',
     `${http.rounds} rounds; per measurement ${http.warmupSeconds} s warm-up then ${http.seconds} s measured; ${http.loadGenerator}; ` +
-      'server pinned to core 0, load generator to core 1 (`taskset`), 127.0.0.1 only. Servers visited in a rotated order each round; ' +
-      'every server\'s answers were checked before it was timed. ' +
+      'server pinned to core 0, load generator to core 1 (`taskset`), 127.0.0.1 only. Every server\'s answers were checked before anything was timed; ' +
+      'each round takes the scenarios in turn and visits the servers in a rotated order, (d) right after each server\'s (b). ' +
       '"× raw" is the median of the per-round ratios to hand-written `node:http` on the same scenario. ' +
       '"CPU µs/req" is the server process\'s CPU time (user + system, from /proc) during the measurement divided by the requests served, ' +
       'a cost that the machine\'s other load disturbs less than req/s; "× raw (CPU)" is raw node:http\'s CPU per request over the server\'s, per round, median.' + loadLine(http),
@@ -188,6 +188,6 @@ export function resultsMarkdown(results) {
   if (results.inProcess) lines.push(...inProcessSection(results.inProcess, results.http));
   if (results.coldStart) lines.push(...coldStartSection(results.coldStart));
   lines.push(...buildSection(results.build ?? { pending: 'not run' }));
-  lines.push('Rerun: `npm run bench` (all parts) or `npm run bench -- binding|in-process|http|cold-start|build` (one part; the others keep their last results).', '');
+  lines.push('Rerun: `npm run bench` (all parts) or `npm run bench -- binding|in-process|http|cold-start|build` (one part; the others keep their last results); `npm run bench -- report` rewrites this file from the last results.', '');
   return lines.join('\n');
 }
