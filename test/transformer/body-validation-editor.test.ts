@@ -6,27 +6,13 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { fixturesDir, root } from './support/compile-fixture.js';
+import { languageServiceFor } from './support/language-service.js';
 
 type PluginFactory = (modules: { typescript: typeof ts }) => { create(info: ts.server.PluginCreateInfo): ts.LanguageService };
 const plugin = createRequire(import.meta.url)(join(root, 'dist', 'transformer', 'editor.cjs')) as PluginFactory;
 
 function editorFor(project: string): ts.LanguageService {
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(project, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
-  const host: ts.LanguageServiceHost = {
-    getCompilationSettings: () => parsed.options,
-    getScriptFileNames: () => parsed.fileNames,
-    getScriptVersion: () => '1',
-    getScriptSnapshot: (fileName) => (ts.sys.fileExists(fileName) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(fileName)!) : undefined),
-    getCurrentDirectory: () => project,
-    getDefaultLibFileName: (options) => ts.getDefaultLibFilePath(options),
-    fileExists: ts.sys.fileExists,
-    readFile: ts.sys.readFile,
-    readDirectory: ts.sys.readDirectory,
-    directoryExists: ts.sys.directoryExists,
-    getDirectories: ts.sys.getDirectories,
-  };
-  const service = ts.createLanguageService(host, ts.createDocumentRegistry());
-  return plugin({ typescript: ts }).create({ languageService: service, config: {} } as unknown as ts.server.PluginCreateInfo);
+  return plugin({ typescript: ts }).create({ languageService: languageServiceFor(project), config: {} } as unknown as ts.server.PluginCreateInfo);
 }
 
 function reported(project: string): string[] {

@@ -7,27 +7,14 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { fixturesDir } from './support/compile-fixture.js';
 import { consumerProject } from './support/consumer-project.js';
+import { languageServiceFor } from './support/language-service.js';
 
 const project = join(fixturesDir, 'editor');
 const appFile = join(project, 'app.ts');
 const appText = readFileSync(appFile, 'utf8');
 
 function languageService(overrides: ts.CompilerOptions = {}): ts.LanguageService {
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(project, 'tsconfig.json'), overrides, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
-  const host: ts.LanguageServiceHost = {
-    getCompilationSettings: () => parsed.options,
-    getScriptFileNames: () => parsed.fileNames,
-    getScriptVersion: () => '1',
-    getScriptSnapshot: (fileName) => (ts.sys.fileExists(fileName) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(fileName)!) : undefined),
-    getCurrentDirectory: () => project,
-    getDefaultLibFileName: (options) => ts.getDefaultLibFilePath(options),
-    fileExists: ts.sys.fileExists,
-    readFile: ts.sys.readFile,
-    readDirectory: ts.sys.readDirectory,
-    directoryExists: ts.sys.directoryExists,
-    getDirectories: ts.sys.getDirectories,
-  };
-  return ts.createLanguageService(host, ts.createDocumentRegistry());
+  return languageServiceFor(project, overrides);
 }
 
 type PluginFactory = (modules: { typescript: typeof ts }) => { create(info: ts.server.PluginCreateInfo): ts.LanguageService };
