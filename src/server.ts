@@ -5,6 +5,7 @@ import { dispatch, isPromiseLike, type CompiledRoute } from './dispatch.js';
 import type { MiddlewareLike } from './middleware.js';
 import { FetchRequest } from './request/fetch-request.js';
 import type { KilnRequest, RequestCore, RequestOptions } from './request/kiln-request.js';
+import { bodyTooLarge } from './request/body-limit.js';
 import { NodeRequest } from './request/node-request.js';
 import { answerClientError } from './response/client-error.js';
 import { errorBody } from './response/error-body.js';
@@ -71,23 +72,25 @@ function unrouted(match: PathMatch<CompiledRoute> | undefined, method: string, p
   return { status: 405, allow, message: `Method ${method} is not allowed for ${path}` };
 }
 
-/** Splits a request target into a normalised path (no trailing slash) and the query string. */
-function splitTarget(target: string): [path: string, search: string] {
-  let path = target;
-  let search = '';
-  if (target.charCodeAt(0) !== 47 /* / */) {
-    const url = new URL(target); // absolute-form target; throws on garbage
-    path = url.pathname;
-    search = url.search.slice(1);
-  } else {
+/**
+ * The normalised path of a request target (no query, no trailing slash). Origin-form targets
+ * (`/path?query`) are sliced; an absolute-form one (`http://host/path`) is parsed, and throws on garbage.
+ */
+function targetPath(target: string): string {
+  let path: string;
+  if (target.charCodeAt(0) !== 47 /* / */) path = new URL(target).pathname;
+  else {
     const question = target.indexOf('?');
-    if (question !== -1) {
-      path = target.slice(0, question);
-      search = target.slice(question + 1);
-    }
+    path = question === -1 ? target : target.slice(0, question);
   }
-  if (path.length > 1 && path.charCodeAt(path.length - 1) === 47) path = path.slice(0, -1);
-  return [path, search];
+  return path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.slice(0, -1) : path;
+}
+
+/** The query string of a request target, without the `?`. */
+function targetSearch(target: string): string {
+  if (target.charCodeAt(0) !== 47 /* / */) return new URL(target).search.slice(1);
+  const question = target.indexOf('?');
+  return question === -1 ? '' : target.slice(question + 1);
 }
 
 /**
@@ -138,7 +141,8 @@ export function createServer(config: KilnConfig): KilnServer {
     let search: string;
     let match: PathMatch<CompiledRoute> | undefined;
     try {
-      [path, search] = splitTarget(target);
+      path = targetPath(target);
+      search = targetSearch(target);
       match = router.find(path);
     } catch (error) {
       const status = error instanceof HttpError ? error.status : 400;
@@ -157,7 +161,7 @@ export function createServer(config: KilnConfig): KilnServer {
     if (declaredLength !== undefined && Number(declaredLength) > maxBodySize) {
       // Refused before a byte of the body is read; the connection closes instead of draining it.
       response.setHeader('connection', 'close');
-      writeJson(response, undefined, 413, errorBody(413, `Request body is larger than the limit of ${maxBodySize} bytes`));
+      writeJson(response, undefined, 413, errorBody(413, bodyTooLarge(maxBodySize).message));
       return;
     }
     const req = new NodeRequest(incoming, response, path, search, match!.params, requestOptions);
@@ -180,7 +184,7 @@ export function createServer(config: KilnConfig): KilnServer {
 
   const fetch = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
-    const [path] = splitTarget(url.pathname);
+    const path = targetPath(url.pathname);
     const method = request.method;
     let match: PathMatch<CompiledRoute> | undefined;
     try {

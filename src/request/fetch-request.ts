@@ -1,4 +1,4 @@
-import { HttpError } from '../http-error.js';
+import { bodyTooLarge } from './body-limit.js';
 import { RequestCore, type RequestOptions } from './kiln-request.js';
 
 /** A KilnRequest over a web `Request`, for in-process dispatch with `app.fetch`. */
@@ -34,8 +34,7 @@ export class FetchRequest extends RequestCore {
 
   protected async readBytes(limit: number): Promise<Buffer> {
     const declared = this.source.headers.get('content-length');
-    const tooLarge = () => new HttpError(413, `Request body is larger than the limit of ${limit} bytes`);
-    if (declared !== null && Number(declared) > limit) throw tooLarge();
+    if (declared !== null && Number(declared) > limit) throw bodyTooLarge(limit);
     if (this.source.body === null) return Buffer.alloc(0);
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -46,7 +45,7 @@ export class FetchRequest extends RequestCore {
       size += value.byteLength;
       if (size > limit) {
         await reader.cancel();
-        throw tooLarge();
+        throw bodyTooLarge(limit);
       }
       chunks.push(value);
     }

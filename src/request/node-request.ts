@@ -2,11 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { HttpError } from '../http-error.js';
 import { kCloseConnection } from '../symbols.js';
+import { bodyTooLarge } from './body-limit.js';
 import { NodeHeaders } from './node-headers.js';
 import { RequestCore, type RequestOptions } from './kiln-request.js';
 
-function tooLarge(limit: number): HttpError {
-  return new HttpError(413, `Request body is larger than the limit of ${limit} bytes`);
+
+function bodyEndedEarly(): HttpError {
+  return new HttpError(400, 'The request body ended before its declared length');
 }
 
 /** A KilnRequest over Node's `IncomingMessage`: nothing is copied until it is read. */
@@ -91,7 +93,7 @@ export class NodeRequest extends RequestCore {
     if (declared !== undefined && Number(declared) > limit) {
       // Decided before reading: the rest is never read, so the connection cannot be reused.
       this[kCloseConnection] = true;
-      return Promise.reject(tooLarge(limit));
+      return Promise.reject(bodyTooLarge(limit));
     }
     return new Promise<Buffer>((resolve, reject) => {
       const chunks: Buffer[] = [];
@@ -108,7 +110,7 @@ export class NodeRequest extends RequestCore {
           cleanup();
           incoming.pause();
           this[kCloseConnection] = true;
-          reject(tooLarge(limit));
+          reject(bodyTooLarge(limit));
           return;
         }
         chunks.push(chunk);
@@ -121,12 +123,12 @@ export class NodeRequest extends RequestCore {
         // The stream errs only when the client aborts or breaks framing: a client problem, not a bug.
         cleanup();
         this[kCloseConnection] = true;
-        reject(new HttpError(400, 'The request body ended before its declared length'));
+        reject(bodyEndedEarly());
       };
       const onClose = () => {
         if (incoming.complete) return;
         cleanup();
-        reject(new HttpError(400, 'The request body ended before its declared length'));
+        reject(bodyEndedEarly());
       };
       incoming.on('data', onData);
       incoming.on('end', onEnd);
