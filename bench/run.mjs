@@ -41,7 +41,7 @@ function sh(command, args, cwd = rootDir) {
 
 function transformerAvailable() {
   try {
-    createRequire(`${benchDir}/package.json`).resolve('kiln/transformer');
+    createRequire(`${benchDir}/package.json`).resolve('@kiln/core/transformer');
     return true;
   } catch {
     return false;

@@ -3,14 +3,14 @@ import { methodDeclaration } from './decorators/method-declaration.js';
 
 /**
  * A compiled binder turns a request into the argument list of one handler (or middleware `use`).
- * `kiln/transformer` writes one per method at build time; `strict` is the server's
+ * `@kiln/core/transformer` writes one per method at build time; `strict` is the server's
  * `strictValidation`. It may throw an `HttpError` (a 400 for a failed conversion), which the
  * runtime turns into the response.
  */
 export type Binder = (req: KilnRequest, strict: boolean) => unknown[] | Promise<unknown[]>;
 
 /**
- * The method decorator through which compiled binders reach the runtime. `kiln/transformer` adds
+ * The method decorator through which compiled binders reach the runtime. `@kiln/core/transformer` adds
  * it to every route and middleware `use` at emit time; hand-written code may use it directly.
  *
  * @example

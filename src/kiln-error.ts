@@ -6,13 +6,13 @@
 export const runtimeErrorCodes = {
   KILN001: 'a class listed in `controllers` is not decorated with `@Controller(basePath)`',
   KILN002: 'the same method and path is declared by two handlers',
-  KILN003: 'a handler or middleware `use` declares parameters but has no compiled binder: kiln/transformer did not run on its file',
+  KILN003: 'a handler or middleware `use` declares parameters but has no compiled binder: @kiln/core/transformer did not run on its file',
   KILN004: 'a class middleware is not marked with `@Middleware()`',
   KILN005: 'a middleware is neither a function nor a class with a `use` method',
   KILN006: 'a route path has a malformed or repeated `:parameter`',
   KILN007: 'the server configuration is invalid',
   KILN008: 'a decorator got an invalid argument, or was put on a member it does not apply to',
-  KILN009: 'a Kiln parameter decorator was called at run time: kiln/transformer did not compile its file',
+  KILN009: 'a Kiln parameter decorator was called at run time: @kiln/core/transformer did not compile its file',
 } as const;
 
 export type RuntimeErrorCode = keyof typeof runtimeErrorCodes;

@@ -5,7 +5,7 @@ import { KilnError } from './kiln-error.js';
 export type ParameterSource = 'body' | 'param' | 'query' | 'header' | 'request';
 
 /**
- * The type every Kiln parameter decorator returns. `kiln/transformer` recognises parameter
+ * The type every Kiln parameter decorator returns. `@kiln/core/transformer` recognises parameter
  * decorators by this type (not by name), so aliases, re-exports and custom decorators work; the
  * literal types carry the source and the name into the compiler. The phantom property's name is
  * read by transformer/parameter-recognition.cts: change both together.
@@ -19,8 +19,8 @@ export interface ParameterBinding<Source extends ParameterSource, Name extends s
 export type ParameterItems = readonly unknown[] | Readonly<Record<string, string | number>>;
 
 const transformerMissing =
-  'A Kiln parameter decorator ran at run time: kiln/transformer did not compile this file. Add ' +
-  '{ "transform": "kiln/transformer", "transformProgram": true } to compilerOptions.plugins and build with tspc.';
+  'A Kiln parameter decorator ran at run time: @kiln/core/transformer did not compile this file. Add ' +
+  '{ "transform": "@kiln/core/transformer", "transformProgram": true } to compilerOptions.plugins and build with tspc.';
 
 function binding<S extends ParameterSource, N extends string>(): ParameterBinding<S, N> {
   // The transformer removes parameter decorators from the build; reaching this is a build mistake.

@@ -24,7 +24,7 @@ export interface RouteTableOptions {
 }
 
 const pluginHint =
-  'kiln/transformer did not run on this file. Add { "transform": "kiln/transformer", "transformProgram": true } ' +
+  '@kiln/core/transformer did not run on this file. Add { "transform": "@kiln/core/transformer", "transformProgram": true } ' +
   'to compilerOptions.plugins in tsconfig.json and build with tspc (ts-patch).';
 
 function metadataOf(target: Function): DecoratorMetadataObject | undefined {

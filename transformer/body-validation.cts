@@ -41,7 +41,7 @@ export function bodyValidationOf(tk: Toolkit, parameter: ts.ParameterDeclaration
   if (!typiaConfigured(tk.program.getCompilerOptions())) {
     return problem('typiaNotConfigured', at,
       `${written} is validated by a typia validator generated at build time, but typia's transformer is not configured: ` +
-      `add ${typiaEntry} after kiln/transformer's entry in compilerOptions.plugins (and npm install typia), ` +
+      `add ${typiaEntry} after @kiln/core/transformer's entry in compilerOptions.plugins (and npm install typia), ` +
       'or declare the body unknown to leave it unvalidated');
   }
   const foreign = findNonJson(tk, type, '', new Set(), 0);

@@ -1,4 +1,4 @@
-// Every build-time diagnostic kiln/transformer reports, in one registry. A test checks that each
+// Every build-time diagnostic @kiln/core/transformer reports, in one registry. A test checks that each
 // code here is documented in the README (Diagnostics).
 
 export interface DiagnosticCode {
@@ -20,7 +20,7 @@ export const diagnosticCodes = {
   typiaNotConfigured: { code: 110, title: "a typed @Body needs typia's transformer, and compilerOptions.plugins does not list it" },
   bodyTypeNotNameable: { code: 111, title: "a typed @Body is on a method whose type generated code cannot name from module scope" },
   notJsonInBody: { code: 112, title: 'a @Body type holds a Date (or a bigint, symbol, function, Map, Set...), which a JSON body can never carry' },
-  generatedCodeError: { code: 190, title: 'internal: kiln/transformer failed on this file, or its generated binder does not type-check (a bug; please report it)' },
+  generatedCodeError: { code: 190, title: 'internal: @kiln/core/transformer failed on this file, or its generated binder does not type-check (a bug; please report it)' },
 } as const satisfies Record<string, DiagnosticCode>;
 
 export type DiagnosticKey = keyof typeof diagnosticCodes;

@@ -1,5 +1,5 @@
 /**
- * `kiln/transformer/editor`: the tsserver (language service) plugin for editors. Without it an
+ * `@kiln/core/transformer/editor`: the tsserver (language service) plugin for editors. Without it an
  * editor shows TS1206 "Decorators are not valid here" on every parameter decorator, because the
  * editor does not run the build's program transformer. It hides TS1206 on Kiln parameter
  * decorators only (a foreign parameter decorator keeps it) and adds the KILN diagnostics the build
@@ -7,7 +7,7 @@
  *
  * @example
  * ```jsonc
- * { "compilerOptions": { "plugins": [{ "name": "kiln/transformer/editor" }] } }
+ * { "compilerOptions": { "plugins": [{ "name": "@kiln/core/transformer/editor" }] } }
  * ```
  */
 import type * as ts from 'typescript';
@@ -54,7 +54,7 @@ function init({ typescript: tsi }: { typescript: typeof ts }): ts.server.PluginM
         model = analysisOf(program);
       } catch (error) {
         // An editor must keep working even if the analysis meets code it does not expect.
-        info.project?.projectService?.logger?.info(`kiln/transformer/editor: ${(error as Error).stack ?? error}`);
+        info.project?.projectService?.logger?.info(`@kiln/core/transformer/editor: ${(error as Error).stack ?? error}`);
         return found;
       }
       const fileModel = model.files.get(fileName);

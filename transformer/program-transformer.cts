@@ -10,7 +10,7 @@ import type { Toolkit } from './toolkit.cjs';
 
 /** Options of the plugin entry in tsconfig.json. */
 export interface KilnTransformerConfig {
-  /** The module generated binders import their helpers from. Default `'kiln/binding'`. */
+  /** The module generated binders import their helpers from. Default `'@kiln/core/binding'`. */
   readonly bindingModule?: string;
   /**
    * KILN codes not to report, e.g. `["KILN105"]` in a test project that builds several apps which
@@ -33,13 +33,13 @@ export function transformProgram(
 ): ts.Program {
   // Loaded as a source transformer (no `transformProgram`), ts-patch calls this with other arguments.
   if (extras?.ts === undefined || typeof program?.getTypeChecker !== 'function') {
-    throw new Error('kiln/transformer is a program transformer: configure it as { "transform": "kiln/transformer", "transformProgram": true }');
+    throw new Error('@kiln/core/transformer is a program transformer: configure it as { "transform": "@kiln/core/transformer", "transformProgram": true }');
   }
   const tsi = extras.ts;
   const tk: Toolkit = { ts: tsi, program, checker: program.getTypeChecker() };
   const model = analyseProgram(tk);
   const options = program.getCompilerOptions();
-  const bindingModule = config.bindingModule ?? 'kiln/binding';
+  const bindingModule = config.bindingModule ?? '@kiln/core/binding';
 
   // The text the checker sees for each file with Kiln parameter decorators.
   const texts = new Map<string, string>();

@@ -1,5 +1,5 @@
 // Build overhead: `tspc -p` on a generated Kiln project of 300 routes, with and without the
-// kiln/transformer plugin in its tsconfig (same sources; without the plugin TypeScript still
+// @kiln/core/transformer plugin in its tsconfig (same sources; without the plugin TypeScript still
 // type-checks and emits everything, and reports the parameter decorators it cannot place).
 // Interleaved runs, medians.
 import { kilnApp } from '../generated-apps/kiln-app.mjs';
@@ -15,7 +15,7 @@ function withoutPlugin(files) {
 }
 
 export async function runBuildOverhead({ runs = 5, transformer = false, log = console.log } = {}) {
-  if (!transformer) return { pending: 'kiln/transformer is not available yet; rerun with `npm run bench -- build` once it lands.' };
+  if (!transformer) return { pending: '@kiln/core/transformer is not available yet; rerun with `npm run bench -- build` once it lands.' };
   const files = kilnApp(routeCount, { transformer: true });
   const withDir = await writeApp('build-with-plugin', files);
   const withoutDir = await writeApp('build-without-plugin', withoutPlugin(files));

@@ -1,5 +1,5 @@
 // Source of a generated Kiln application. With `transformer`, parameters use @Param/@Query and
-// kiln/transformer compiles the binders; without it, the binders are written out in the shape
+// @kiln/core/transformer compiles the binders; without it, the binders are written out in the shape
 // the transformer emits (@compiledBinder with straight-line conversion).
 import { controllersFor } from './route-spread.mjs';
 
@@ -25,20 +25,20 @@ export function kilnApp(routeCount, { transformer }) {
   const controllers = controllersFor(routeCount);
   const imports = transformer ? 'Controller, Get, Param, Query' : 'Controller, Get, compiledBinder';
   for (const controller of controllers) {
-    files[`src/controller-${controller.index}.ts`] = `import { ${imports} } from 'kiln';
+    files[`src/controller-${controller.index}.ts`] = `import { ${imports} } from '@kiln/core';
 
 @Controller('/c${controller.index}')
 export class Controller${controller.index} {
 ${controller.routes.map((index) => route(index, transformer)).join('\n')}}
 `;
   }
-  files['src/main.ts'] = `import { createServer } from 'kiln';
+  files['src/main.ts'] = `import { createServer } from '@kiln/core';
 ${controllers.map((c) => `import { Controller${c.index} } from './controller-${c.index}.js';`).join('\n')}
 
 const app = createServer({ controllers: [${controllers.map((c) => `Controller${c.index}`).join(', ')}] });
 await app.listen(Number(process.argv[2]), '127.0.0.1');
 `;
-  const plugins = transformer ? [{ transform: 'kiln/transformer', transformProgram: true }] : [];
+  const plugins = transformer ? [{ transform: '@kiln/core/transformer', transformProgram: true }] : [];
   files['tsconfig.json'] = JSON.stringify({
     extends: '../../../../tsconfig.base.json',
     compilerOptions: { rootDir: 'src', outDir: 'dist', declaration: false, sourceMap: false, plugins },

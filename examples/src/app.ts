@@ -1,4 +1,4 @@
-import { createServer, type KilnServer, type MiddlewareFunction } from 'kiln';
+import { createServer, type KilnServer, type MiddlewareFunction } from '@kiln/core';
 import { BooksController } from './books/books-controller.js';
 import { MetaController } from './meta/meta-controller.js';
 

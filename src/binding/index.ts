@@ -1,4 +1,4 @@
-// What generated binders import ('kiln/binding'). Not for application code: kiln/transformer
+// What generated binders import ('@kiln/core/binding'). Not for application code: @kiln/core/transformer
 // writes one straight-line binder per route that calls these small, separately tested helpers.
 export { compiledBinder, type Binder } from '../binder.js';
 export { BodyParseError } from '../request/body-parser.js';

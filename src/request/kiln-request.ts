@@ -11,7 +11,7 @@ import { parseBodyBytes } from './body-parser.js';
  *
  * Everything is computed on first access and cached: a request pays only for what it reads.
  * Middlewares may add their own properties (`req.user = ...`); declare them with
- * `declare module 'kiln' { interface KilnRequest { user?: User } }`.
+ * `declare module '@kiln/core' { interface KilnRequest { user?: User } }`.
  */
 export interface KilnRequest extends Request {
   /** Route parameters, percent-decoded. */

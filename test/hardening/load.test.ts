@@ -6,7 +6,7 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, Get, Post, HttpError, compiledBinder, createServer, type KilnRequest } from 'kiln';
+import { Controller, Get, Post, HttpError, compiledBinder, createServer, type KilnRequest } from '@kiln/core';
 
 @Controller('/load')
 class LoadController {

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, Get, compiledBinder, type KilnRequest } from 'kiln';
+import { Controller, Get, compiledBinder, type KilnRequest } from '@kiln/core';
 import { start, request, type Started } from '../support/server.js';
 import { raw } from '../support/raw.js';
 

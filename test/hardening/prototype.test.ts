@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, Get, Post, compiledBinder, type KilnRequest } from 'kiln';
+import { Controller, Get, Post, compiledBinder, type KilnRequest } from '@kiln/core';
 import { overBothTransports } from '../support/server.js';
 
 function snapshot(value: unknown) {

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, Get } from 'kiln';
+import { Controller, Get } from '@kiln/core';
 import { start, request } from '../support/server.js';
 
 @Controller('/s')
@@ -45,7 +45,7 @@ Shutdown('close() cuts requests still running after shutdownTimeout', async () =
 });
 
 Shutdown('close() on a server that never listened resolves', async () => {
-  const { createServer } = await import('kiln');
+  const { createServer } = await import('@kiln/core');
   await createServer({ controllers: [SlowController] }).close();
 });
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createServer, runtimeErrorCodes, KilnError } from 'kiln';
+import { createServer, runtimeErrorCodes, KilnError } from '@kiln/core';
 
 const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 const ErrorCodes = suite('runtime error codes');

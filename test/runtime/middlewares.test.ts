@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, Get, Middleware, HttpError, compiledBinder, createServer, type KilnRequest, type MiddlewareFunction } from 'kiln';
+import { Controller, Get, Middleware, HttpError, compiledBinder, createServer, type KilnRequest, type MiddlewareFunction } from '@kiln/core';
 import { overBothTransports } from '../support/server.js';
 
 const trace = (label: string): MiddlewareFunction => (req) => {
@@ -9,7 +9,7 @@ const trace = (label: string): MiddlewareFunction => (req) => {
 
 @Middleware()
 class TagClassMiddleware {
-  // What kiln/transformer generates for `use(@Req() req, @Header('x-token') token: string | null)`.
+  // What @kiln/core/transformer generates for `use(@Req() req, @Header('x-token') token: string | null)`.
   @compiledBinder((req: KilnRequest) => [req, req.headers.get('x-token')])
   use(req: KilnRequest, token: string | null) {
     (req.trace as string[]).push(`class:${token}`);
@@ -145,7 +145,7 @@ Middlewares('a class middleware without @Middleware() fails at createServer', ()
 Middlewares('a class middleware whose use() has parameters but no binder fails at createServer', () => {
   @Middleware() class Unbound { use(_token: string) {} }
   @Controller('/n') class N { @Get('/') index() { return 1; } }
-  assert.throws(() => createServer({ controllers: [N], middlewares: [Unbound] }), /Middleware Unbound\.use declares 1 parameter\(s\) but has no compiled binder: kiln\/transformer did not run/);
+  assert.throws(() => createServer({ controllers: [N], middlewares: [Unbound] }), /Middleware Unbound\.use declares 1 parameter\(s\) but has no compiled binder: @kiln\/core\/transformer did not run/);
 });
 
 Middlewares.run();

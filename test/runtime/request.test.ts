@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, Get, Post, compiledBinder, type KilnRequest } from 'kiln';
+import { Controller, Get, Post, compiledBinder, type KilnRequest } from '@kiln/core';
 import { overBothTransports, start, request } from '../support/server.js';
 
 function describeRequest(req: KilnRequest) {
@@ -130,7 +130,7 @@ RequestSuite('with trustProxy false, ip ignores forwarding headers', async () =>
 });
 
 RequestSuite('on a dual-stack listener an IPv4 client is reported as its IPv4 address', async () => {
-  const { createServer } = await import('kiln');
+  const { createServer } = await import('@kiln/core');
   const app = createServer(config);
   const { port } = await app.listen(0);
   try {

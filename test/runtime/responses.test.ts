@@ -1,13 +1,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, Get, Post, HttpStatus, HttpCode, HttpError, type KilnRequest } from 'kiln';
+import { Controller, Get, Post, HttpStatus, HttpCode, HttpError, type KilnRequest } from '@kiln/core';
 import { overBothTransports, start, request } from '../support/server.js';
 
 const logged: unknown[] = [];
 
 @Controller('/r')
 class ResponsesController {
-  @Get('/object') object() { return { name: 'kiln', tags: ['a'] }; }
+  @Get('/object') object() { return { name: '@kiln/core', tags: ['a'] }; }
   @Get('/string') string() { return 'hello'; }
   @Get('/number') number() { return 42; }
   @Get('/null') nothing() { return null; }
@@ -65,7 +65,7 @@ Responses('a returned object is JSON with status 200', () =>
     const reply = await send('/r/object');
     assert.is(reply.status, 200);
     assert.is(reply.headers.get('content-type'), json);
-    assert.is(reply.text, '{"name":"kiln","tags":["a"]}');
+    assert.is(reply.text, '{"name":"@kiln/core","tags":["a"]}');
   }));
 
 Responses('a returned string, number and null are JSON too', () =>

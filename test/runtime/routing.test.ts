@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, Get, Post, Put, Delete, Patch, compiledBinder, createServer, type KilnRequest } from 'kiln';
+import { Controller, Get, Post, Put, Delete, Patch, compiledBinder, createServer, type KilnRequest } from '@kiln/core';
 import { overBothTransports } from '../support/server.js';
 
 @Controller('/items')
@@ -134,8 +134,8 @@ Routing('a handler with parameters but no compiled binder fails at createServer'
     () => createServer({ controllers: [Unbound] }),
     (error: Error & { code?: string }) =>
       error.code === 'KILN003' &&
-      error.message.startsWith('Route GET /x/:id (Unbound.get) declares 1 parameter(s) but has no compiled binder: kiln/transformer did not run') &&
-      error.message.includes('"transform": "kiln/transformer", "transformProgram": true'),
+      error.message.startsWith('Route GET /x/:id (Unbound.get) declares 1 parameter(s) but has no compiled binder: @kiln/core/transformer did not run') &&
+      error.message.includes('"transform": "@kiln/core/transformer", "transformProgram": true'),
   );
 });
 

@@ -1,4 +1,4 @@
-import { createServer, type KilnConfig, type KilnServer } from 'kiln';
+import { createServer, type KilnConfig, type KilnServer } from '@kiln/core';
 
 export interface Started {
   app: KilnServer;

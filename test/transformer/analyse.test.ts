@@ -45,8 +45,8 @@ test('a parameter in error is a hole in the model, and its diagnostic names the 
 });
 
 test('emit writes one straight-line binder per method from the model', () => {
-  const code = emitFileCode(app, 'kiln/binding', false);
-  assert.match(code.text, "import * as kiln$b from 'kiln/binding';");
+  const code = emitFileCode(app, '@kiln/core/binding', false);
+  assert.match(code.text, "import * as kiln$b from '@kiln/core/binding';");
   assert.match(code.text, [
     '/** GET /editor/:id → EditorController.get (app.ts:12) */',
     'function kiln$bind_EditorController_get(req: kiln$b.KilnRequest, strict: boolean): unknown[] {',

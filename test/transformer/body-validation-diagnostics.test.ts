@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createServer } from 'kiln';
+import { createServer } from '@kiln/core';
 import { compileFixture, fixturesDir, parseDiagnostics, root, type Compiled, type Reported } from './support/compile-fixture.js';
 
 const fixtures = join(fixturesDir, 'body-validation');
@@ -64,7 +64,7 @@ test('KILN110 says exactly what to add to tsconfig.json', async () => {
   const { compiled } = await compile('no-typia');
   assert.match(compiled.output,
     `app.ts(11,24): error TS9110: KILN110: @Body() user: NewUser is validated by a typia validator generated at build time, but typia's transformer is not configured: ` +
-    `add { "transform": "typia/lib/transform" } after kiln/transformer's entry in compilerOptions.plugins (and npm install typia), or declare the body unknown to leave it unvalidated`);
+    `add { "transform": "typia/lib/transform" } after @kiln/core/transformer's entry in compilerOptions.plugins (and npm install typia), or declare the body unknown to leave it unvalidated`);
   assert.match(compiled.output, "app.ts(16,30): error TS9110: KILN110: @Body('name') name: string is validated by a typia validator");
 });
 

@@ -1,4 +1,4 @@
-// Editors see the typed-body build errors too: the tsserver plugin (kiln/transformer/editor),
+// Editors see the typed-body build errors too: the tsserver plugin (@kiln/core/transformer/editor),
 // driven through the language service API, reports KILN110 where the build would.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -43,7 +43,7 @@ test('unknown bodies and bodies in error get no validation', () => {
 });
 
 test('emit declares typia for the checker (no import) and writes one validator per body type', () => {
-  const code = emitFileCode(app, 'kiln/binding', false);
+  const code = emitFileCode(app, '@kiln/core/binding', false);
   assert.match(code.text, "declare const kiln$typia: typeof import('typia').default;");
   assert.not.match(code.text, "from 'typia'");
   assert.match(code.text, "const kiln$validate_0 = kiln$typia.createValidateEquals<Parameters<Events['stringDate']>[0]>();");
@@ -51,9 +51,9 @@ test('emit declares typia for the checker (no import) and writes one validator p
 });
 
 test("typia's transformer is recognised as written or as a resolved path", () => {
-  assert.ok(typiaConfigured({ plugins: [{ transform: 'kiln/transformer' }, { transform: 'typia/lib/transform' }] }));
+  assert.ok(typiaConfigured({ plugins: [{ transform: '@kiln/core/transformer' }, { transform: 'typia/lib/transform' }] }));
   assert.ok(typiaConfigured({ plugins: [{ transform: '/app/node_modules/typia/lib/transform.js' }] }));
-  assert.not.ok(typiaConfigured({ plugins: [{ transform: 'kiln/transformer', transformProgram: true }] }));
+  assert.not.ok(typiaConfigured({ plugins: [{ transform: '@kiln/core/transformer', transformProgram: true }] }));
   assert.not.ok(typiaConfigured({ plugins: [{ name: 'typia/lib/transform' }] }));
   assert.not.ok(typiaConfigured({}));
 });

@@ -96,7 +96,7 @@ const cases: Case[] = [
   { name: 'param Date that fails', path: '/p/d/never', lenient: value('Invalid Date'), strict: bad("Parameter 'when' expected valid date, got 'never'") },
   { name: 'param enum that fails', path: '/p/e/none', lenient: value(null), strict: bad("Parameter 'sort' expected one of [asc, desc], got 'none'") },
   // headers
-  { name: 'header string (case-insensitive name)', path: '/h/string', init: { headers: { 'x-name': 'kiln' } }, lenient: value('kiln') },
+  { name: 'header string (case-insensitive name)', path: '/h/string', init: { headers: { 'x-name': '@kiln/core' } }, lenient: value('@kiln/core') },
   { name: 'header number converts', path: '/h/number', init: { headers: { 'x-count': '5' } }, lenient: value(5) },
   { name: 'header number that fails', path: '/h/number', init: { headers: { 'x-count': 'five' } }, lenient: value('NaN'), strict: bad("Parameter 'x-count' expected number, got 'five'") },
   { name: 'header absent required', path: '/h/required', lenient: value('(undefined)'), strict: bad("Parameter 'x-count' is required") },

@@ -24,7 +24,7 @@ function loadPlugin(): PluginFactory {
   try {
     // tsserver's own loader (not part of the public typings): plain node_modules lookup, no exports map.
     const system = ts.sys as typeof ts.sys & { require(dir: string, name: string): { module?: unknown; error?: unknown } };
-    const loaded = system.require(join(consumer.dir, 'node_modules'), 'kiln/transformer/editor');
+    const loaded = system.require(join(consumer.dir, 'node_modules'), '@kiln/core/transformer/editor');
     assert.is(loaded.error, undefined, String(loaded.error));
     return loaded.module as PluginFactory;
   } finally {

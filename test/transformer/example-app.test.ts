@@ -1,5 +1,5 @@
 // `npm start`'s second half, for real: examples/start.mjs builds the example app with tspc and
-// kiln/transformer as a consumer would, serves it (here on an ephemeral port) and prints the routes.
+// @kiln/core/transformer as a consumer would, serves it (here on an ephemeral port) and prints the routes.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,10 +1,10 @@
-// Built without kiln/transformer, an app with bound parameters must not start: createServer
+// Built without @kiln/core/transformer, an app with bound parameters must not start: createServer
 // fails fast with a message that names the route and says how to configure the plugin.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createServer, KilnError } from 'kiln';
+import { createServer, KilnError } from '@kiln/core';
 import { compileFixture, fixturesDir, parseDiagnostics, root } from './support/compile-fixture.js';
 
 test('without the plugin, tspc reports TS1206 on the parameter decorator', async () => {
@@ -23,7 +23,7 @@ test('without the plugin, tspc reports TS1206 on the parameter decorator', async
   assert.is((error as KilnError).code, 'KILN003');
   const message = (error as Error).message;
   assert.match(message, 'Route GET /users/search (Users.search) declares 1 parameter(s) but has no compiled binder');
-  assert.match(message, '{ "transform": "kiln/transformer", "transformProgram": true }');
+  assert.match(message, '{ "transform": "@kiln/core/transformer", "transformProgram": true }');
   assert.match(message, 'build with tspc');
 });
 

@@ -1,5 +1,5 @@
 // The editor plugin inside a real tsserver process, configured exactly as the README says
-// (`{ "name": "kiln/transformer/editor" }` in a consumer's tsconfig.json), asked for diagnostics
+// (`{ "name": "@kiln/core/transformer/editor" }` in a consumer's tsconfig.json), asked for diagnostics
 // over tsserver's own protocol as an editor asks.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -35,15 +35,15 @@ function askTsserver(cwd: string, requests: object[]): Promise<ServerDiagnostic[
   });
 }
 
-test('tsserver loads kiln/transformer/editor: TS1206 only on the foreign decorator, KILN101 reported', async () => {
+test('tsserver loads @kiln/core/transformer/editor: TS1206 only on the foreign decorator, KILN101 reported', async () => {
   const project = consumerProject();
   try {
     project.write('tsconfig.json', JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', strict: true, types: ['node'], noEmit: true, plugins: [{ name: 'kiln/transformer/editor' }] },
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', strict: true, types: ['node'], noEmit: true, plugins: [{ name: '@kiln/core/transformer/editor' }] },
       include: ['src'],
     }));
     const lines = [
-      "import { Controller, Get, Param } from 'kiln';",
+      "import { Controller, Get, Param } from '@kiln/core';",
       'const Foreign = () => (_target: unknown, _context: unknown) => {};',
       "@Controller('/a')",
       'export class A {',

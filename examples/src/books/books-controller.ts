@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, HttpError, HttpStatus, Param, Post, Query } from 'kiln';
+import { Body, Controller, Delete, Get, Header, HttpCode, HttpError, HttpStatus, Param, Post, Query } from '@kiln/core';
 import { RequireApiKey } from '../middleware/require-api-key.js';
 import { Genre, Stock, type Book, type NewBook, type SortOrder } from './book.js';
 import { store } from './book-store.js';

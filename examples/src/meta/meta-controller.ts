@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Req, type KilnRequest } from 'kiln';
+import { Controller, Get, Header, Req, type KilnRequest } from '@kiln/core';
 import { Ip } from '../decorators.js';
 
 @Controller('/')

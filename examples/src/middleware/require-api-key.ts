@@ -1,4 +1,4 @@
-import { Header, HttpError, Middleware } from 'kiln';
+import { Header, HttpError, Middleware } from '@kiln/core';
 
 /** Write routes need the shop's API key. The `use` parameters are bound like a handler's. */
 @Middleware()

@@ -1,4 +1,4 @@
-import type { KilnRequest } from 'kiln';
+import type { KilnRequest } from '@kiln/core';
 
 /**
  * The default key: the first address of `X-Forwarded-For`, else `X-Real-IP`, else the socket's

@@ -1,4 +1,4 @@
-import type { KilnRequest } from 'kiln';
+import type { KilnRequest } from '@kiln/core';
 import type { RateLimitStore } from './rate-limit-store.js';
 
 /** Options of `rateLimit`. Every one is optional. */

@@ -1,4 +1,4 @@
-import type { KilnRequest, MiddlewareFunction } from 'kiln';
+import type { KilnRequest, MiddlewareFunction } from '@kiln/core';
 import { proxiedClientKey, socketClientKey } from './client-key.js';
 import { MemoryStore } from './memory-store.js';
 import type { RateLimitOptions } from './rate-limit-options.js';

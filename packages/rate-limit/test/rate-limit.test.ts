@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, Get, HttpError, type KilnRequest } from 'kiln';
+import { Controller, Get, HttpError, type KilnRequest } from '@kiln/core';
 import { readFileSync } from 'node:fs';
 import { rateLimit, MemoryStore, RateLimitError, rateLimitErrorCodes, type RateLimitOptions, type RateLimitStore } from '@kiln/rate-limit';
 import { get, getInProcess, limitHeaders, sleep, start } from './support/server.js';

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { Controller, Get } from 'kiln';
+import { Controller, Get } from '@kiln/core';
 import { rateLimit, RateLimitError, RedisStore, RedisStoreTimeoutError, type NodeRedisClientLike, type RateLimitStore, type RedisClientLike } from '@kiln/rate-limit';
 import { connectRedis, redisUrl } from './support/redis.js';
 import { get, limitHeaders, start } from './support/server.js';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { toBooleanArray, toDateArray, toEnum, toEnumArray, toJsonArray, toNumberArray } from 'kiln/binding';
+import { toBooleanArray, toDateArray, toEnum, toEnumArray, toJsonArray, toNumberArray } from '@kiln/core/binding';
 
 function failsWith(run: () => unknown, message: string): void {
   assert.throws(run, (error: Error) => error.message === message);

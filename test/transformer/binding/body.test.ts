@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BodyParseError, HttpError, bodyField, readBody, requiredBody, type KilnRequest } from 'kiln/binding';
+import { BodyParseError, HttpError, bodyField, readBody, requiredBody, type KilnRequest } from '@kiln/core/binding';
 
 const requestRejecting = (error: unknown) => ({ parseBody: () => Promise.reject(error) }) as unknown as KilnRequest;
 const requestWith = (body: unknown) => ({ parseBody: () => Promise.resolve(body) }) as unknown as KilnRequest;

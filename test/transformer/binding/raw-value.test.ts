@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { firstText, listOf, splitHeader } from 'kiln/binding';
+import { firstText, listOf, splitHeader } from '@kiln/core/binding';
 
 test('firstText: a string, the first of a repeated key, undefined for null and undefined', () => {
   assert.is(firstText('a'), 'a');

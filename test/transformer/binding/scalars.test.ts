@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { HttpError, required, toBoolean, toDate, toJson, toNumber, toText } from 'kiln/binding';
+import { HttpError, required, toBoolean, toDate, toJson, toNumber, toText } from '@kiln/core/binding';
 
 function fails(run: () => unknown, message: string): void {
   try {

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { HttpError, allBodiesValid, bodyValidationError, validateBody, type BodyValidationError, type BodyValidator } from 'kiln/binding';
+import { HttpError, allBodiesValid, bodyValidationError, validateBody, type BodyValidationError, type BodyValidator } from '@kiln/core/binding';
 
 const failing = (errors: { path: string; expected: string; value?: unknown }[]): BodyValidator => () => ({ success: false, errors });
 const passing: BodyValidator = () => ({ success: true });

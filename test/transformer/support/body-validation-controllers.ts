@@ -1,6 +1,6 @@
 // Typed @Body routes for body-validation.test.ts. Compiled by test/tsconfig.json, whose plugins
-// list kiln/transformer and typia's transformer: each typed body gets a typia validator at build time.
-import { Body, Controller, Post, Query } from 'kiln';
+// list @kiln/core/transformer and typia's transformer: each typed body gets a typia validator at build time.
+import { Body, Controller, Post, Query } from '@kiln/core';
 import type { tags } from 'typia';
 import { out } from './describe.js';
 

@@ -1,5 +1,5 @@
 // Compiles a fixture project the way a consumer builds: the real `tspc` binary, a tsconfig.json
-// with (or without) the kiln/transformer plugin entry.
+// with (or without) the @kiln/core/transformer plugin entry.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,6 @@
-// A throwaway consumer project outside the repository: `node_modules/kiln` links to this
-// checkout, exactly what `npm install kiln` gives, so `kiln/transformer` and
-// `kiln/transformer/editor` resolve the way they do for users.
+// A throwaway consumer project outside the repository: `node_modules/@kiln/core` links to this
+// checkout, exactly what `npm install @kiln/core` gives, so `@kiln/core/transformer` and
+// `@kiln/core/transformer/editor` resolve the way they do for users.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,7 +15,8 @@ export interface ConsumerProject {
 export function consumerProject(): ConsumerProject {
   const dir = mkdtempSync(join(tmpdir(), 'kiln-consumer-'));
   mkdirSync(join(dir, 'node_modules', '@types'), { recursive: true });
-  symlinkSync(root, join(dir, 'node_modules', 'kiln'), 'dir');
+  mkdirSync(join(dir, 'node_modules', '@kiln'), { recursive: true });
+  symlinkSync(root, join(dir, 'node_modules', '@kiln/core'), 'dir');
   symlinkSync(join(root, 'node_modules', '@types', 'node'), join(dir, 'node_modules', '@types', 'node'), 'dir');
   const write = (path: string, text: string) => {
     mkdirSync(dirname(join(dir, path)), { recursive: true });

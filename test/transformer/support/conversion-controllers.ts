@@ -1,6 +1,6 @@
 // One route per row of the conversion table. The decorators below are compiled by
-// kiln/transformer (test/tsconfig.json's plugin); each handler answers its bound value described.
-import { Body, Controller, Get, Header, HttpError, Middleware, Param, Post, Query, Req, type KilnRequest } from 'kiln';
+// @kiln/core/transformer (test/tsconfig.json's plugin); each handler answers its bound value described.
+import { Body, Controller, Get, Header, HttpError, Middleware, Param, Post, Query, Req, type KilnRequest } from '@kiln/core';
 import { Ip, Q, RequestPath } from './custom-decorators.js';
 import { out } from './describe.js';
 

@@ -1,7 +1,7 @@
 // The Kiln benchmark application, without a socket: routes (a)–(c), and with `rateLimited` every
 // route behind a global @kiln/rate-limit. server.ts listens with it; the in-process benchmark
 // drives its `handler` directly.
-import { createServer, type KilnServer, type MiddlewareLike } from 'kiln';
+import { createServer, type KilnServer, type MiddlewareLike } from '@kiln/core';
 import { HelloController, UsersController } from './users-controller.js';
 
 export async function createKilnApp({ rateLimited = false } = {}): Promise<KilnServer> {

@@ -1,8 +1,8 @@
 // The Kiln benchmark application's controllers: routes (a) GET /hello, (b) GET /users/:id and
 // (c) POST /users. The binding micro-benchmark times the binder of `UsersController.get`.
-// kiln/transformer (the plugin in bench/tsconfig.kiln.json) compiles the parameter decorators
+// @kiln/core/transformer (the plugin in bench/tsconfig.kiln.json) compiles the parameter decorators
 // into one binder per route at build time; typia's transform writes the body's validator.
-import { Body, Controller, Get, Header, Param, Post, Query } from 'kiln';
+import { Body, Controller, Get, Header, Param, Post, Query } from '@kiln/core';
 import type { NewUser } from '../../new-user.js';
 
 @Controller('/hello')

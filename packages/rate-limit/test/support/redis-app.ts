@@ -1,6 +1,6 @@
 // A server process for the cross-process test: one Kiln app limited by a RedisStore. Prints
 // {"port":N} once listening and stops when its stdin closes.
-import { Controller, Get } from 'kiln';
+import { Controller, Get } from '@kiln/core';
 import { rateLimit, RedisStore } from '@kiln/rate-limit';
 import { redisClient } from './redis.js';
 import { start } from './server.js';
