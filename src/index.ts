@@ -10,7 +10,7 @@ export { KilnError, runtimeErrorCodes, type RuntimeErrorCode } from './kiln-erro
 export {
   Body, Param, Query, Header, Req, routeRequestParamDecorator,
   type ParameterBinding, type ParameterItems, type ParameterSource,
-} from './parameter-decorators.js';
+} from './decorators/parameters.js';
 export { compiledBinder, type Binder } from './binder.js';
 export { createServer, type KilnConfig, type KilnServer } from './server.js';
 export type { RouteInfo } from './route-table.js';

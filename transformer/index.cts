@@ -7,6 +7,6 @@
  * { "compilerOptions": { "plugins": [{ "transform": "@kiln/core/transformer", "transformProgram": true }] } }
  * ```
  */
-import { transformProgram } from './program-transformer.cjs';
+import { transformProgram } from './program/program-transformer.cjs';
 
 export = transformProgram;

@@ -9,7 +9,7 @@ import { fixturesDir, root } from './support/compile-fixture.js';
 import { languageServiceFor } from './support/language-service.js';
 
 type PluginFactory = (modules: { typescript: typeof ts }) => { create(info: ts.server.PluginCreateInfo): ts.LanguageService };
-const plugin = createRequire(import.meta.url)(join(root, 'dist', 'transformer', 'editor.cjs')) as PluginFactory;
+const plugin = createRequire(import.meta.url)(join(root, 'dist', 'transformer', 'editor', 'plugin.cjs')) as PluginFactory;
 
 function editorFor(project: string): ts.LanguageService {
   return plugin({ typescript: ts }).create({ languageService: languageServiceFor(project), config: {} } as unknown as ts.server.PluginCreateInfo);

@@ -9,9 +9,9 @@ import ts from 'typescript';
 import { fixturesDir, root } from './support/compile-fixture.js';
 
 const require = createRequire(import.meta.url);
-const { analyseProgram } = require(join(root, 'dist', 'transformer', 'analyse-program.cjs'));
-const { emitFileCode } = require(join(root, 'dist', 'transformer', 'binder-emitter.cjs'));
-const { typiaConfigured } = require(join(root, 'dist', 'transformer', 'body-validation.cjs'));
+const { analyseProgram } = require(join(root, 'dist', 'transformer', 'analyse', 'analyse-program.cjs'));
+const { emitFileCode } = require(join(root, 'dist', 'transformer', 'emit', 'binder-emitter.cjs'));
+const { typiaConfigured } = require(join(root, 'dist', 'transformer', 'analyse', 'body-validation.cjs'));
 
 const project = join(fixturesDir, 'body-validation', 'diagnostics');
 const parsed = ts.getParsedCommandLineOfConfigFile(join(project, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;

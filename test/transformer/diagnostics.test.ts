@@ -87,7 +87,7 @@ test('generated binders are in the emitted file, each naming its source file and
 });
 
 test('every KILN code of the registry is documented in the README', () => {
-  const { diagnosticCodes } = createRequire(import.meta.url)(join(root, 'dist', 'transformer', 'diagnostic-codes.cjs'));
+  const { diagnosticCodes } = createRequire(import.meta.url)(join(root, 'dist', 'transformer', 'diagnostics', 'diagnostic-codes.cjs'));
   const docs = readFileSync(join(root, 'README.md'), 'utf8');
   for (const { code } of Object.values(diagnosticCodes) as { code: number }[]) {
     assert.match(docs, new RegExp(`\\| \`KILN${code}\` \\|`), `KILN${code} is not documented`);

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { root } from './support/compile-fixture.js';
 
-const { rewriteSource } = createRequire(import.meta.url)(join(root, 'dist', 'transformer', 'source-rewriter.cjs'));
+const { rewriteSource } = createRequire(import.meta.url)(join(root, 'dist', 'transformer', 'emit', 'source-rewriter.cjs'));
 
 const text = "class A {\n  get(@Param('id') id: number, @Query(\n    'q',\r\n  ) q: string) {}\n}";
 const ranges = [

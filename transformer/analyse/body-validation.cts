@@ -3,9 +3,9 @@
 // through the checker, so the validator is written as text in the generated tail (an original node
 // of the rewritten program) with `T` a type query on the handler itself: no type text is reprinted.
 import type * as ts from 'typescript';
-import type { DiagnosticKey } from './diagnostic-codes.cjs';
+import type { DiagnosticKey } from '../diagnostics/diagnostic-codes.cjs';
 import type { BodyValidation } from './model.cjs';
-import type { Toolkit } from './toolkit.cjs';
+import type { Toolkit } from '../toolkit.cjs';
 
 /** A typed body's validation, none (`any`/`unknown`), or the KILN error that stops it. */
 export type BodyValidationAnswer =

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type * as ts from 'typescript';
-import { analyseProgram } from './analyse-program.cjs';
-import { emitFileCode } from './binder-emitter.cjs';
-import type { EmitPlan } from './emit-transformer.cjs';
-import { kilnCodeOf } from './kiln-diagnostic.cjs';
+import { analyseProgram } from '../analyse/analyse-program.cjs';
+import { emitFileCode } from '../emit/binder-emitter.cjs';
+import type { EmitPlan } from '../emit/emit-transformer.cjs';
+import { kilnCodeOf } from '../diagnostics/kiln-diagnostic.cjs';
 import { hookDiagnostics, hookEmit, type HookOptions } from './program-hooks.cjs';
-import { rewriteSource } from './source-rewriter.cjs';
-import type { Toolkit } from './toolkit.cjs';
+import { rewriteSource } from '../emit/source-rewriter.cjs';
+import type { Toolkit } from '../toolkit.cjs';
 
 /** Options of the plugin entry in tsconfig.json. */
 export interface KilnTransformerConfig {

@@ -1,7 +1,7 @@
 import type * as ts from 'typescript';
-import { emitTransformer, type EmitPlan } from './emit-transformer.cjs';
-import { kilnDiagnostic } from './kiln-diagnostic.cjs';
-import { restoreSourcesContent } from './source-map-content.cjs';
+import { emitTransformer, type EmitPlan } from '../emit/emit-transformer.cjs';
+import { kilnDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
+import { restoreSourcesContent } from '../emit/source-map-content.cjs';
 import { relocateValidatorDiagnostics } from './validator-diagnostics.cjs';
 
 // Unused-declaration diagnostics: generated code declares nothing a user could remove.

@@ -1,12 +1,12 @@
 import type * as ts from 'typescript';
-import { kilnDiagnostic } from './kiln-diagnostic.cjs';
+import { kilnDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import type { Conversion, FileModel, MethodModel, ParameterModel, RouteModel } from './model.cjs';
-import { recogniseBinding, type RecognisedBinding } from './parameter-recognition.cjs';
-import { recogniseKilnDecorator } from './route-recognition.cjs';
+import { recogniseBinding, type RecognisedBinding } from '../find/parameter-recognition.cjs';
+import { recogniseKilnDecorator } from '../find/route-recognition.cjs';
 import { joinRoutePath, routeParamNames, routeShape } from './route-path.cjs';
 import { conversionOfType } from './type-conversion.cjs';
 import { readItems, reconcileItems } from './items-argument.cjs';
-import { lineOf, type Toolkit } from './toolkit.cjs';
+import { lineOf, type Toolkit } from '../toolkit.cjs';
 import { bodyValidationOf } from './body-validation.cjs';
 
 /** The analysis of a whole program: what to generate per file, and what is wrong. */

@@ -1,5 +1,5 @@
 import type * as ts from 'typescript';
-import { decoratorCall, stringLiteralOf, type Toolkit } from './toolkit.cjs';
+import { decoratorCall, stringLiteralOf, type Toolkit } from '../toolkit.cjs';
 
 /** A Kiln class or method decorator, identified by the declaration its callee resolves to. */
 export type KilnDecorator =

@@ -1,6 +1,6 @@
 import type * as ts from 'typescript';
-import type { ParameterSource } from './model.cjs';
-import { decoratorCall, stringLiteralOf, type Toolkit } from './toolkit.cjs';
+import type { ParameterSource } from '../analyse/model.cjs';
+import { decoratorCall, stringLiteralOf, type Toolkit } from '../toolkit.cjs';
 
 /** A parameter decorator recognised as Kiln's, read from its type. */
 export interface RecognisedBinding {

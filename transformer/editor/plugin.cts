@@ -11,8 +11,8 @@
  * ```
  */
 import type * as ts from 'typescript';
-import { analyseProgram, type ProgramModel } from './analyse-program.cjs';
-import { kilnCodeOf } from './kiln-diagnostic.cjs';
+import { analyseProgram, type ProgramModel } from '../analyse/analyse-program.cjs';
+import { kilnCodeOf } from '../diagnostics/kiln-diagnostic.cjs';
 
 const decoratorsNotValidHere = 1206;
 // "declared but never read" and "all imports unused": an identifier used only inside a parameter

@@ -1,8 +1,8 @@
-import type { Conversion, FileModel, ItemConversion, MethodModel, ParameterModel } from './model.cjs';
+import type { Conversion, FileModel, ItemConversion, MethodModel, ParameterModel } from '../analyse/model.cjs';
 import { BodyValidators } from './validator-emitter.cjs';
+import { binderPrefix, helpersNamespace as helpers, valueListName } from './generated-names.cjs';
 
-/** The namespace generated code reads helpers through; kept by name in every module format. */
-export const helpers = 'kiln$b';
+export { helpers };
 
 /** A TypeScript single-quoted string literal. */
 function quote(text: string): string {
@@ -17,7 +17,7 @@ class ValueLists {
     const literal = `[${values.map((v) => (typeof v === 'string' ? quote(v) : String(v))).join(', ')}]`;
     let name = this.#names.get(literal);
     if (name === undefined) {
-      name = `kiln$values_${this.#names.size}`;
+      name = valueListName(this.#names.size);
       this.#names.set(literal, name);
     }
     return name;
@@ -80,7 +80,7 @@ function describeParameter(parameter: ParameterModel): string {
 }
 
 function binderName(method: MethodModel, taken: Set<string>): string {
-  const base = `kiln$bind_${method.className}_${method.methodName}`.replace(/[^\w$]/g, '_');
+  const base = `${binderPrefix}${method.className}_${method.methodName}`.replace(/[^\w$]/g, '_');
   let name = base;
   for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
   taken.add(name);

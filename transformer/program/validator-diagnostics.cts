@@ -1,5 +1,5 @@
 import type * as ts from 'typescript';
-import type { EmitPlan } from './emit-transformer.cjs';
+import type { EmitPlan } from '../emit/emit-transformer.cjs';
 
 /** The generated line of a validator: `const kiln$validate_0 = kiln$typia.createValidateEquals<...>();` */
 const validatorLine = /const (kiln\$validate_\d+) = /;

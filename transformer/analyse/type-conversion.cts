@@ -1,6 +1,6 @@
 import type * as ts from 'typescript';
 import type { Conversion, ItemConversion } from './model.cjs';
-import type { Toolkit } from './toolkit.cjs';
+import type { Toolkit } from '../toolkit.cjs';
 
 export type DeclaredConversion =
   | { readonly ok: true; readonly conversion: Conversion; readonly admitsUndefined: boolean }

@@ -1,5 +1,5 @@
-import type { KilnRequest } from './request/kiln-request.js';
-import { KilnError } from './kiln-error.js';
+import type { KilnRequest } from '../request/kiln-request.js';
+import { KilnError } from '../kiln-error.js';
 
 /** Where a bound parameter comes from. */
 export type ParameterSource = 'body' | 'param' | 'query' | 'header' | 'request';

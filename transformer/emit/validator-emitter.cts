@@ -1,9 +1,10 @@
 // Emit stage for typed request bodies: one typia validator per body type, as a module constant
 // next to the binders, and the binder expression that applies it under strictValidation.
-import type { BodyValidation, MethodModel, ParameterModel } from './model.cjs';
+import type { BodyValidation, MethodModel, ParameterModel } from '../analyse/model.cjs';
 
-/** The name generated code declares typia under (never imported: see BodyValidators). */
-export const typiaNamespace = 'kiln$typia';
+import { typiaNamespace, validatorName } from './generated-names.cjs';
+
+export { typiaNamespace };
 
 /**
  * The validators of one file. Each is `kiln$typia.createValidateEquals<T>()` written in the
@@ -44,7 +45,7 @@ export class BodyValidators {
     if (validation === undefined) return expression;
     let name = this.#names.get(validation.typeQuery);
     if (name === undefined) {
-      name = `kiln$validate_${this.#names.size}`;
+      name = validatorName(this.#names.size);
       this.#names.set(validation.typeQuery, name);
       this.#sites.set(name, validation.site);
     }

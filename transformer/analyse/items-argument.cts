@@ -1,6 +1,6 @@
 import type * as ts from 'typescript';
 import type { Conversion, ItemConversion } from './model.cjs';
-import type { Toolkit } from './toolkit.cjs';
+import type { Toolkit } from '../toolkit.cjs';
 
 /** What the spec's `items` argument declares. */
 export type ItemsDeclaration =
