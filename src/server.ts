@@ -2,7 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildRouteTable } from './app/route-table.js';
 import { KilnError } from './kiln-error.js';
-import { isPromiseLike } from './pipeline/is-promise-like.js';
+import { isPromiseLike } from './is-promise-like.js';
 import { RequestPipeline } from './pipeline/request-pipeline.js';
 import { FetchRequest } from './request/fetch-request.js';
 import type { KilnRequest, RequestOptions } from './request/kiln-request.js';

@@ -1,4 +1,4 @@
-import type { Binder } from '../binding/binder.js';
+import type { Binder } from '../decorators/binder.js';
 import type { ControllerDeclaration } from '../decorators/controller.js';
 import type { MethodDeclarations } from '../decorators/method-declaration.js';
 import { KilnError } from '../kiln-error.js';
