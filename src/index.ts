@@ -20,6 +20,8 @@ export type { ControllerClass, RouteInfo } from './router/route-info.js';
 export type { KilnRequest } from './request/kiln-request.js';
 export type { QueryValues } from './request/query-string.js';
 export type { MiddlewareFunction, MiddlewareClass, MiddlewareLike } from './middleware.js';
+export { cors } from './middlewares/cors.js';
+export type { CorsOptions, CorsOrigin } from './middlewares/cors-options.js';
 
 // Answering and failing
 export { HttpCode } from './http-code.js';
