@@ -9,7 +9,7 @@ export { HttpError } from './http-error.js';
 export { KilnError, runtimeErrorCodes, type RuntimeErrorCode } from './kiln-error.js';
 export {
   Body, Param, Query, Header, Req, routeRequestParamDecorator,
-  type ParameterBinding, type ParameterItems, type ParameterSource,
+  type ParameterBinding, type ParameterItems, type ParameterSource, type KilnRequestProperty,
 } from './decorators/parameters.js';
 export { compiledBinder, type Binder } from './binder.js';
 export { createServer, type KilnConfig, type KilnServer } from './server.js';
