@@ -119,7 +119,8 @@ function refusalOf(tk: Toolkit, type: ts.Type): string | undefined {
   if (type.flags & (TypeFlags.Never | TypeFlags.Void)) return `${printed} has no value a request could give; declare string`;
   if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) return `${printed}: a function cannot come from a request; declare string and look the function up in the handler`;
   const symbol = type.getSymbol();
-  if (symbol !== undefined && !isGlobalDate(tk, type)) {
+  const isArray = tk.checker.isArrayType(type) || tk.checker.isTupleType(type);
+  if (symbol !== undefined && !isArray && !isGlobalDate(tk, type)) {
     const advice = builtInAdvice[symbol.getName()];
     if (advice !== undefined && isDefaultLibrary(tk, symbol)) return `${printed} is a ${symbol.getName()}, which request text (or JSON) never gives; ${advice}`;
     if (isClassInstance(tk, symbol)) {
