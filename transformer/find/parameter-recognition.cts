@@ -16,7 +16,7 @@ export interface RecognisedBinding {
   readonly value: ts.Type | undefined;
 }
 
-/** Must match the phantom property of `ParameterBinding` in src/parameter-decorators.ts. */
+/** Must match the phantom property of `ParameterBinding` in src/decorators/parameters.ts. */
 const brand = '__kilnParameter';
 const sources: ReadonlySet<string> = new Set(['body', 'param', 'query', 'header', 'request']);
 
