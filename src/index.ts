@@ -9,7 +9,7 @@ export { compiledBinder } from './decorators/compiled-binder.js';
 export type { KilnDecorator } from './decorators/kiln-decorator.js';
 export {
   Body, Param, Query, Header, Req, routeRequestParamDecorator,
-  type ParameterBinding, type ParameterItems, type ParameterSource,
+  type ParameterBinding, type ParameterItems, type ParameterSource, type KilnRequestProperty,
 } from './decorators/parameters.js';
 export type { Binder } from './binding/binder.js';
 

@@ -21,6 +21,10 @@ export const diagnosticCodes = {
   bodyTypeNotNameable: { code: 111, title: "a typed @Body is on a method whose type generated code cannot name from module scope" },
   notJsonInBody: { code: 112, title: 'a @Body type holds a Date (or a bigint, symbol, function, Map, Set...), which a JSON body can never carry' },
   generatedCodeError: { code: 190, title: 'internal: @kiln/core/transformer failed on this file, or its generated binder does not type-check (a bug; please report it)' },
+  typiaNotConfiguredForParameter: { code: 113, title: "a parameter with typia tags or an object type is checked by typia, and compilerOptions.plugins does not list typia's transformer" },
+  parameterTypeNotNameable: { code: 114, title: 'a parameter with typia tags or an object type is on a method whose type generated code cannot name from module scope' },
+  requestPropertyTypeMismatch: { code: 115, title: "the declared type of a @Req() or request-property parameter does not accept the request property's type" },
+  staticOrPrivateRoute: { code: 116, title: 'a route decorator is on a static or #private method, which a controller instance cannot dispatch to' },
 } as const satisfies Record<string, DiagnosticCode>;
 
 export type DiagnosticKey = keyof typeof diagnosticCodes;
