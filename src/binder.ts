@@ -23,3 +23,16 @@ export function compiledBinder(binder: Binder) {
     methodDeclaration(context).binder = binder;
   };
 }
+
+/**
+ * The compiled binder of a method without parameters: the transformer marks every route and
+ * middleware `use` it compiled, even one with nothing to bind, so the runtime can refuse a method
+ * the transformer never saw (KILN003) without guessing from `Function.length`. The route table
+ * recognises it and calls the method without arguments.
+ *
+ * @example
+ * ```ts
+ * @Get('/health') @compiledBinder(noParameters) health() { return 'ok'; }
+ * ```
+ */
+export const noParameters: Binder = () => [];

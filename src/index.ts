@@ -11,7 +11,7 @@ export {
   Body, Param, Query, Header, Req, routeRequestParamDecorator,
   type ParameterBinding, type ParameterItems, type ParameterSource,
 } from './decorators/parameters.js';
-export { compiledBinder, type Binder } from './binder.js';
+export { compiledBinder, noParameters, type Binder } from './binder.js';
 export { createServer, type KilnConfig, type KilnServer } from './server.js';
 export type { RouteInfo } from './route-table.js';
 export type { KilnRequest } from './request/kiln-request.js';

@@ -7,6 +7,7 @@ import type { KilnRequest } from './request/kiln-request.js';
 import type { MiddlewareLike } from './middleware.js';
 import { joinRoutePath, routeParamNames, routeShape } from './router/route-path.js';
 import { KilnError } from './kiln-error.js';
+import { noParameters } from './binder.js';
 
 /** One row of `app.routes`. */
 export interface RouteInfo {
@@ -25,7 +26,8 @@ export interface RouteTableOptions {
 
 const pluginHint =
   '@kiln/core/transformer did not run on this file. Add { "transform": "@kiln/core/transformer", "transformProgram": true } ' +
-  'to compilerOptions.plugins in tsconfig.json and build with tspc (ts-patch).';
+  'to compilerOptions.plugins in tsconfig.json and build with tspc (ts-patch), or bundle with @kiln/core/esbuild or ' +
+  '@kiln/core/vite, or run with node --import @kiln/core/register (README: Building and running).';
 
 function metadataOf(target: Function): DecoratorMetadataObject | undefined {
   return (target as unknown as Record<symbol, DecoratorMetadataObject | null | undefined>)[Symbol.metadata] ?? undefined;
@@ -58,13 +60,12 @@ class MiddlewareResolver {
       throw new KilnError('KILN004', `${where}: class middleware ${describe(middleware)} must be marked with @Middleware()`);
     }
     const binder = (metadata[kMethods] as MethodDeclarations | undefined)?.get('use')?.binder;
-    if (binder === undefined && use.length > 0) {
-      throw new KilnError('KILN003', `Middleware ${name} declares ${use.length} parameter(s) but has no compiled binder: ${pluginHint}`);
-    }
+    // Every compiled `use` carries a binder (noParameters when it binds nothing): no guessing from use.length.
+    if (binder === undefined) throw new KilnError('KILN003', `Middleware ${name} has no compiled binder: ${pluginHint}`);
     const instance = new (middleware as new () => object)();
     const strict = this.strict;
     const resolved: ChainMiddleware =
-      binder === undefined
+      binder === noParameters
         ? () => use.call(instance)
         : (req: KilnRequest) => {
             const args = binder(req, strict);
@@ -109,9 +110,9 @@ export function buildRouteTable(
         const path = joinRoutePath(declaration.basePath, spec.path);
         routeParamNames(path);
         const where = `${spec.method} ${path} (${name})`;
-        if (method.binder === undefined && handler.length > 0) {
-          throw new KilnError('KILN003', `Route ${where} declares ${handler.length} parameter(s) but has no compiled binder: ${pluginHint}`);
-        }
+        // Every compiled route carries a binder (noParameters when it binds nothing): no guessing from handler.length,
+        // which is 0 for a handler whose parameters all have defaults.
+        if (method.binder === undefined) throw new KilnError('KILN003', `Route ${where} has no compiled binder: ${pluginHint}`);
         const key = `${spec.method} ${routeShape(path)}`;
         const previous = seen.get(key);
         if (previous !== undefined) throw new KilnError('KILN002', `Route ${spec.method} ${path} is declared twice: by ${previous} and by ${name}`);
@@ -126,7 +127,7 @@ export function buildRouteTable(
             handlerName: String(methodName),
             instance,
             handler: handler as CompiledRoute['handler'],
-            binder: method.binder,
+            binder: method.binder === noParameters ? undefined : method.binder,
             status: method.status,
             strict: options.strict,
             middlewares: Object.freeze([...appChain, ...controllerChain, ...routeChain]),
