@@ -211,7 +211,7 @@ export class KilnBuildService {
  */
 function emitOptions(tsi: typeof ts, options: ts.CompilerOptions): ts.CompilerOptions {
   const target = options.target === undefined || options.target > tsi.ScriptTarget.ES2022 ? tsi.ScriptTarget.ES2022 : options.target;
-  return {
+  const emit: ts.CompilerOptions = {
     ...options,
     target,
     module: tsi.ModuleKind.ESNext,
@@ -230,6 +230,9 @@ function emitOptions(tsi: typeof ts, options: ts.CompilerOptions): ts.CompilerOp
     outDir: undefined,
     outFile: undefined,
   };
+  // TypeScript keeps the parsed tsconfig.json as a non-enumerable option (a spread drops it): KILN130 points into it.
+  Object.defineProperty(emit, 'configFile', { enumerable: false, value: options.configFile });
+  return emit;
 }
 
 function pluginEntries(options: ts.CompilerOptions): Record<string, unknown>[] {

@@ -30,20 +30,21 @@ export const kilnPluginFactory: UnpluginFactory<KilnPluginOptions | undefined> =
       if (result === undefined) return undefined;
       for (const file of result.watchFiles) this.addWatchFile(file);
       if (result.errors.length > 0) {
+        // Bundlers place an error in the module being transformed; one elsewhere (KILN130 in tsconfig.json) names its place in the text.
+        const inFile = (error: BuildMessage) => error.file === fileName;
+        const reported = (error: BuildMessage) => ({
+          message: inFile(error) ? error.text : located(error),
+          id: fileName,
+          loc: inFile(error) ? { file: fileName, line: error.line!, column: error.column! } : undefined,
+        });
         if (meta.framework === 'esbuild') {
           // esbuild lists every error with its place.
-          for (const error of result.errors) {
-            this.error({ message: error.text, id: error.file ?? fileName, loc: error.file === undefined ? undefined : { file: error.file, line: error.line!, column: error.column! } });
-          }
+          for (const error of result.errors) this.error(reported(error));
           return { code };
         }
         // Rollup and Vite stop at the first error: it carries the place, and the message lists them all.
-        const first = result.errors[0]!;
-        this.error({
-          message: result.errors.length === 1 ? first.text : result.errors.map(located).join('\n'),
-          id: first.file ?? fileName,
-          loc: first.file === undefined ? undefined : { file: first.file, line: first.line!, column: first.column! },
-        });
+        const first = reported(result.errors[0]!);
+        this.error(result.errors.length === 1 ? first : { ...first, message: result.errors.map(located).join('\n') });
       }
       compiled.add(fileName);
       return { code: result.code, map: result.map };
