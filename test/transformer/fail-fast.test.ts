@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createServer, KilnError } from '@kiln/core';
+import { createServer, KilnError, type ControllerClass } from '@kiln/core';
 import { compileFixture, fixturesDir, parseDiagnostics, root } from './support/compile-fixture.js';
 
 test('without the plugin, tspc reports TS1206 on the parameter decorator', async () => {
@@ -15,7 +15,7 @@ test('without the plugin, tspc reports TS1206 on the parameter decorator', async
 
 async function startupError(controller: string): Promise<KilnError> {
   const outDir = join(root, 'build', 'transformer-fixtures', 'no-plugin');
-  const app = (await import(pathToFileURL(join(outDir, 'app.js')).href)) as Record<string, Function>;
+  const app = (await import(pathToFileURL(join(outDir, 'app.js')).href)) as Record<string, ControllerClass>;
   try {
     createServer({ controllers: [app[controller]!] });
   } catch (caught) {
