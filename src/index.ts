@@ -6,6 +6,7 @@ export { Get, Post, Put, Delete, Patch, type RouteDecorator } from './decorators
 export { HttpStatus } from './decorators/http-status.js';
 export { Middleware } from './decorators/middleware.js';
 export { compiledBinder } from './decorators/compiled-binder.js';
+export { noParameters } from './binding/no-parameters.js';
 export type { KilnDecorator } from './decorators/kiln-decorator.js';
 export {
   Body, Param, Query, Header, Req, routeRequestParamDecorator,
