@@ -17,3 +17,4 @@ export type { RouteInfo } from './route-table.js';
 export type { KilnRequest } from './request/kiln-request.js';
 export type { QueryValues } from './request/query-string.js';
 export type { MiddlewareFunction, MiddlewareClass, MiddlewareLike } from './middleware.js';
+export { canonicalAddress, type TrustProxy } from './request/client-address.js';

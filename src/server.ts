@@ -7,6 +7,7 @@ import { FetchRequest } from './request/fetch-request.js';
 import type { KilnRequest, RequestCore, RequestOptions } from './request/kiln-request.js';
 import { bodyTooLarge } from './request/body-limit.js';
 import { NodeRequest } from './request/node-request.js';
+import { compileTrustProxy, type TrustProxy } from './request/client-address.js';
 import { answerClientError } from './response/client-error.js';
 import { errorBody } from './response/error-body.js';
 import { writeError, writeJson, writeValue } from './response/node-response.js';
@@ -24,8 +25,8 @@ export interface KilnConfig {
   strictValidation?: boolean;
   /** Largest request body read, in bytes; larger ones answer 413. Default 1 MiB. */
   maxBodySize?: number;
-  /** Trust `X-Forwarded-For` / `X-Real-IP` for `req.ip`. Default true (the spec's rule); set false when not behind a proxy. */
-  trustProxy?: boolean;
+  /** Which proxies report the client address for `req.ip` (and the rate limiter's key): see `TrustProxy`. Default true (the spec's rule). */
+  trustProxy?: TrustProxy;
   /** Called once for every error that is not an `HttpError` (the client gets a bare 500). Default: console.error. */
   onError?: (error: unknown, req: KilnRequest) => void;
   /** Longest request target (path + query) in bytes; longer ones answer 414. Default 8 KiB. */
@@ -109,7 +110,7 @@ export function createServer(config: KilnConfig): KilnServer {
   }
   const maxBodySize = config.maxBodySize ?? defaultMaxBodySize;
   if (!Number.isInteger(maxBodySize) || maxBodySize < 0) throw new KilnError('KILN007', `maxBodySize must be a whole number of bytes, got ${maxBodySize}`);
-  const requestOptions: RequestOptions = Object.freeze({ maxBodySize, trustProxy: config.trustProxy ?? true });
+  const requestOptions: RequestOptions = Object.freeze({ maxBodySize, trustProxy: compileTrustProxy(config.trustProxy) });
   const maxUrlLength = config.maxUrlLength ?? defaultMaxUrlLength;
   const onError = config.onError ?? ((error: unknown, req: KilnRequest) => console.error(`[kiln] ${req.method} ${req.path}:`, error));
 

@@ -234,7 +234,7 @@ test('keyGenerator: each key has its own counter', async () => {
   await s.close();
 });
 
-test('default key: X-Forwarded-For first address, else X-Real-IP, else the socket address', async () => {
+test('default key (server trustProxy default): X-Forwarded-For first address, else X-Real-IP, else the socket address; IPv6 by /56', async () => {
   const spy = keySpy();
   const s = await serve({ store: spy.store });
   await get(s.base, '/ping', { 'x-forwarded-for': ' 203.0.113.7 , 10.0.0.1' });
@@ -242,7 +242,7 @@ test('default key: X-Forwarded-For first address, else X-Real-IP, else the socke
   await get(s.base, '/ping', { 'x-real-ip': ' 198.51.100.2 ' });
   await get(s.base, '/ping');
   await get(s.base, '/ping', { 'x-forwarded-for': '2001:db8::1' });
-  assert.equal(spy.keys, ['203.0.113.7', '203.0.113.7', '198.51.100.2', '127.0.0.1', '2001:db8::1']);
+  assert.equal(spy.keys, ['203.0.113.7', '203.0.113.7', '198.51.100.2', '127.0.0.1', '2001:db8::/56']);
   await s.close();
 });
 
@@ -261,7 +261,7 @@ test('default key without a socket (app.fetch): a hash of User-Agent + Accept-La
   await s.close();
 });
 
-test('trustProxy false: X-Forwarded-For and X-Real-IP are ignored', async () => {
+test('deprecated rateLimit({ trustProxy: false }): X-Forwarded-For and X-Real-IP are ignored even when the server trusts them', async () => {
   const spy = keySpy();
   const s = await serve({ store: spy.store, trustProxy: false });
   await get(s.base, '/ping', { 'x-forwarded-for': '203.0.113.7' });
@@ -399,9 +399,11 @@ test('options are checked when the limiter is created (KILN201)', () => {
   assert.throws(() => rateLimit({ max: 1.5 }), /max must be a whole number/);
   assert.throws(() => rateLimit({ windowMs: 0 }), /windowMs must be a positive number/);
   assert.throws(() => rateLimit({ keyGenerator: 'ip' as never }), /keyGenerator must be a function/);
-  assert.throws(() => rateLimit({ standardHeaders: 'yes' as never }), /standardHeaders must be true or false/);
+  assert.throws(() => rateLimit({ standardHeaders: 'yes' as never }), /standardHeaders must be true, false, 'draft-6', 'draft-7' or 'draft-8', got "yes"/);
+  assert.throws(() => rateLimit({ name: 'a"b' }), /name must be 1 to 64 printable ASCII characters/);
+  assert.throws(() => rateLimit({ ipv6Subnet: 0 }), /ipv6Subnet must be a prefix length from 1 to 128, or false, got 0/);
   assert.throws(() => rateLimit({ store: { increment() { return 1; } } as never }), /store must have increment\(key\) and reset\(key\)/);
-  for (const bad of [{ max: -1 }, { windowMs: Number.NaN }, { handler: 1 }, { skip: true }, { trustProxy: 1 }, { store: null }]) {
+  for (const bad of [{ max: -1 }, { windowMs: Number.NaN }, { handler: 1 }, { skip: true }, { trustProxy: 1 }, { store: null }, { legacyHeaders: 'x' }, { name: '' }, { ipv6Subnet: 129 }, { standardHeaders: 'draft-9' }]) {
     assert.is(codeOf(() => rateLimit(bad as never)), 'KILN201', JSON.stringify(bad));
   }
   assert.type(rateLimit(), 'function');
@@ -419,7 +421,7 @@ test('a store serves one limiter (KILN202); store options are checked (KILN203)'
 test('every error code is documented in the package README', () => {
   const readme = readFileSync(new URL('../../../../packages/rate-limit/README.md', import.meta.url), 'utf8');
   const codes = Object.keys(rateLimitErrorCodes);
-  assert.is(codes.length, 4);
+  assert.is(codes.length, 5);
   for (const code of codes) assert.ok(readme.includes(`| ${code} |`), `${code} has a row in the README`);
 });
 
