@@ -23,6 +23,7 @@ export type { QueryValues } from './request/query-string.js';
 export type { MiddlewareFunction, MiddlewareClass, MiddlewareLike } from './middleware.js';
 export { cors } from './middlewares/cors.js';
 export type { CorsOptions, CorsOrigin } from './middlewares/cors-options.js';
+export { canonicalAddress, type TrustProxy } from './request/client-address.js';
 
 // Answering and failing
 export { HttpCode } from './http-code.js';

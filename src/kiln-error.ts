@@ -15,6 +15,7 @@ export const runtimeErrorCodes = {
   KILN009: 'a Kiln parameter decorator was called at run time: @kiln/core/transformer did not compile its file',
   KILN010: 'a class given as a middleware has no `use` method',
   KILN011: '`cors(options)` got an invalid option',
+  KILN070: 'the `trustProxy` setting is not a boolean, a hop count or a list of addresses/CIDR ranges',
 } as const;
 
 export type RuntimeErrorCode = keyof typeof runtimeErrorCodes;
