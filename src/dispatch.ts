@@ -16,7 +16,8 @@ export interface CompiledRoute {
   readonly handlerName: string;
   readonly instance: object;
   readonly handler: (...args: unknown[]) => unknown;
-  readonly binder: Binder | undefined;
+  /** The compiled binder with the handler's injected values already bound. */
+  readonly binder: ((req: KilnRequest, strict: boolean) => ReturnType<Binder>) | undefined;
   readonly status: number | undefined;
   readonly strict: boolean;
   readonly middlewares: readonly ChainMiddleware[];

@@ -17,3 +17,7 @@ export type { RouteInfo } from './route-table.js';
 export type { KilnRequest } from './request/kiln-request.js';
 export type { QueryValues } from './request/query-string.js';
 export type { MiddlewareFunction, MiddlewareClass, MiddlewareLike } from './middleware.js';
+export { Injectable, Inject, Scope, type InjectionBinding, type InjectableDecorator } from './injection/decorators.js';
+export { Scopes, type Scope as InjectionScope } from './injection/scopes.js';
+export { InjectionToken } from './injection/injection-token.js';
+export type { Injection } from './injection/container.js';

@@ -7,6 +7,8 @@ import type { KilnRequest } from './request/kiln-request.js';
 import type { MiddlewareLike } from './middleware.js';
 import { joinRoutePath, routeParamNames, routeShape } from './router/route-path.js';
 import { KilnError } from './kiln-error.js';
+import type { Binder } from './binder.js';
+import type { Container } from './injection/container.js';
 
 /** One row of `app.routes`. */
 export interface RouteInfo {
@@ -20,6 +22,8 @@ export interface RouteInfo {
 
 export interface RouteTableOptions {
   strict: boolean;
+  /** Creates controllers and class middlewares with their injected dependencies. */
+  container: Container;
   report: CompiledRoute['report'];
 }
 
@@ -41,7 +45,10 @@ function describe(target: unknown): string {
  */
 class MiddlewareResolver {
   #instances = new Map<Function, ChainMiddleware>();
-  constructor(private readonly strict: boolean) {}
+  constructor(
+    private readonly strict: boolean,
+    private readonly container: Container,
+  ) {}
 
   resolve(middleware: MiddlewareLike, where: string): ChainMiddleware {
     if (typeof middleware !== 'function') {
@@ -61,18 +68,28 @@ class MiddlewareResolver {
     if (binder === undefined && use.length > 0) {
       throw new KilnError('KILN003', `Middleware ${name} declares ${use.length} parameter(s) but has no compiled binder: ${pluginHint}`);
     }
-    const instance = new (middleware as new () => object)();
+    const instance = this.container.instanceOf(middleware);
     const strict = this.strict;
+    const injected = this.container.handlerValues(middleware, 'use') ?? noValues;
     const resolved: ChainMiddleware =
       binder === undefined
         ? () => use.call(instance)
         : (req: KilnRequest) => {
-            const args = binder(req, strict);
+            const args = binder(req, strict, injected);
             return isPromiseLike(args) ? args.then((resolved) => use.apply(instance, resolved as unknown[])) : use.apply(instance, args);
           };
     this.#instances.set(middleware, resolved);
     return resolved;
   }
+}
+
+const noValues: readonly unknown[] = Object.freeze([]);
+
+/** The binder a route calls per request: the compiled one, given the handler's injected values (resolved once). */
+function routeBinder(binder: Binder | undefined, injected: readonly unknown[] | undefined): CompiledRoute['binder'] {
+  if (binder === undefined) return undefined;
+  if (injected === undefined) return binder as CompiledRoute['binder'];
+  return (req, strict) => binder(req, strict, injected);
 }
 
 /**
@@ -84,7 +101,7 @@ export function buildRouteTable(
   appMiddlewares: readonly MiddlewareLike[],
   options: RouteTableOptions,
 ): CompiledRoute[] {
-  const resolver = new MiddlewareResolver(options.strict);
+  const resolver = new MiddlewareResolver(options.strict, options.container);
   const appChain = appMiddlewares.map((m, i) => resolver.resolve(m, `middlewares[${i}]`));
   const routes: CompiledRoute[] = [];
   const seen = new Map<string, string>();
@@ -97,7 +114,7 @@ export function buildRouteTable(
       throw new KilnError('KILN001', `${describe(controller)} is listed in controllers but is not decorated with @Controller(basePath)`);
     }
     const controllerChain = declaration.middlewares.map((m, i) => resolver.resolve(m, `@Controller of ${controller.name}, middleware ${i}`));
-    const instance = new (controller as new () => object)();
+    const instance = options.container.instanceOf(controller);
     const methods: MethodDeclarations = (metadata[kMethods] as MethodDeclarations | undefined) ?? new Map();
 
     for (const [methodName, method] of methods) {
@@ -126,7 +143,7 @@ export function buildRouteTable(
             handlerName: String(methodName),
             instance,
             handler: handler as CompiledRoute['handler'],
-            binder: method.binder,
+            binder: routeBinder(method.binder, options.container.handlerValues(controller, String(methodName))),
             status: method.status,
             strict: options.strict,
             middlewares: Object.freeze([...appChain, ...controllerChain, ...routeChain]),

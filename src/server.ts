@@ -14,6 +14,7 @@ import { errorToWebResponse, valueToWebResponse } from './response/web-response.
 import { buildRouteTable, routeInfo, type RouteInfo } from './route-table.js';
 import { Router, type PathMatch } from './router/router.js';
 import { KilnError } from './kiln-error.js';
+import { Container, type Injection } from './injection/container.js';
 
 export interface KilnConfig {
   /** Controller classes (decorated with `@Controller`). */
@@ -40,6 +41,11 @@ export interface KilnConfig {
   keepAliveTimeout?: number;
   /** Milliseconds `close()` lets in-flight requests finish before cutting their connections. Default 10 000. */
   shutdownTimeout?: number;
+  /**
+   * Values for `@Inject(token)` parameters, and replacements for services: `{ token, provide }` or
+   * `{ token, factory }` (sync or async, called once at start-up). See "Dependency injection".
+   */
+  injections?: Injection[];
 }
 
 export interface KilnServer {
@@ -120,17 +126,40 @@ export function createServer(config: KilnConfig): KilnServer {
       console.error(`[kiln] onError threw while reporting an error of ${route?.name ?? req.path}:`, failure);
     }
   };
-  const compiled = buildRouteTable(config.controllers, config.middlewares ?? [], {
-    strict: config.strictValidation ?? false,
-    report,
-  });
+  // Services, controllers and class middlewares are created here, once, with their dependencies;
+  // with an async factory, once its value exists (listen() and fetch() wait for that).
+  const container = new Container(config.injections ?? []);
   const router = new Router<CompiledRoute>();
-  for (const route of compiled) router.add(route.method, route.path, route);
-  router.build();
-  const routes = Object.freeze(compiled.map(routeInfo));
+  let routes: readonly RouteInfo[] = Object.freeze([]);
+  let started = false;
+  const assemble = (): void => {
+    const compiled = buildRouteTable(config.controllers, config.middlewares ?? [], {
+      strict: config.strictValidation ?? false,
+      container,
+      report,
+    });
+    container.assertResolved();
+    for (const route of compiled) router.add(route.method, route.path, route);
+    router.build();
+    routes = Object.freeze(compiled.map(routeInfo));
+  };
+  const factories = container.runFactories();
+  if (factories === undefined) assemble();
+  const ready = (factories === undefined ? container.init() : factories.then(assemble).then(() => container.init())).then(() => {
+    started = true;
+  });
+  // A failed start is reported by listen() and fetch(); never an unhandled rejection.
+  ready.catch(() => {});
 
   // hot path: every request over a socket starts here
   const handler = (incoming: IncomingMessage, response: ServerResponse): void => {
+    if (!started) {
+      ready.then(
+        () => handler(incoming, response),
+        () => writeJson(response, undefined, 503, errorBody(503, 'The application failed to start (see listen())')),
+      );
+      return;
+    }
     const method = incoming.method!;
     const target = incoming.url!;
     if (target.length > maxUrlLength) {
@@ -183,6 +212,7 @@ export function createServer(config: KilnConfig): KilnServer {
   };
 
   const fetch = async (request: Request): Promise<Response> => {
+    if (!started) await ready;
     const url = new URL(request.url);
     const path = targetPath(url.pathname);
     const method = request.method;
@@ -214,9 +244,13 @@ export function createServer(config: KilnConfig): KilnServer {
   return Object.freeze({
     handler,
     fetch,
-    routes,
-    listen(port = 3000, host?: string) {
-      if (server !== undefined) return Promise.reject(new Error('This Kiln server is already listening'));
+    get routes() {
+      return routes;
+    },
+    async listen(port = 3000, host?: string) {
+      if (server !== undefined) throw new Error('This Kiln server is already listening');
+      await ready;
+      if (server !== undefined) throw new Error('This Kiln server is already listening');
       const headersTimeout = config.headersTimeout ?? 10_000;
       const created = http.createServer(
         {
@@ -241,7 +275,7 @@ export function createServer(config: KilnConfig): KilnServer {
       });
     },
     close() {
-      if (server === undefined) return Promise.resolve();
+      if (server === undefined) return (closing ??= container.close());
       const closingServer = server;
       closing ??= new Promise<void>((resolve) => {
         // Idle keep-alive connections are closed at once and again as in-flight ones finish;
@@ -256,7 +290,7 @@ export function createServer(config: KilnConfig): KilnServer {
           resolve();
         });
         closingServer.closeIdleConnections();
-      });
+      }).then(() => container.close());
       return closing;
     },
   });

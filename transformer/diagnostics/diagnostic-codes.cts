@@ -20,6 +20,12 @@ export const diagnosticCodes = {
   typiaNotConfigured: { code: 110, title: "a typed @Body needs typia's transformer, and compilerOptions.plugins does not list it" },
   bodyTypeNotNameable: { code: 111, title: "a typed @Body is on a method whose type generated code cannot name from module scope" },
   notJsonInBody: { code: 112, title: 'a @Body type holds a Date (or a bigint, symbol, function, Map, Set...), which a JSON body can never carry' },
+  injectionNoRuntimeValue: { code: 160, title: 'an injected parameter is typed by something with no run-time value (an interface, a type alias, a union, a primitive) and has no @Inject(token)' },
+  notInjectable: { code: 161, title: 'an injected parameter names a class of this program that is not marked @Injectable()' },
+  dependencyCycle: { code: 162, title: 'services depend on each other in a cycle (A -> B -> A)' },
+  tokenTypeMismatch: { code: 163, title: "the value an @Inject(token) provides does not fit the parameter's declared type" },
+  injectionMisplaced: { code: 164, title: '@Inject or @Scope is where Kiln injects nothing (not a constructor of a controller, class middleware or service, nor a route or use() parameter)' },
+  injectionNotReachable: { code: 165, title: 'an injected class or token cannot be referenced from module scope (declared in a function, or imported with `import type`)' },
   generatedCodeError: { code: 190, title: 'internal: @kiln/core/transformer failed on this file, or its generated binder does not type-check (a bug; please report it)' },
 } as const satisfies Record<string, DiagnosticCode>;
 

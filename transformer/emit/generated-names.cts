@@ -20,3 +20,6 @@ export function valueListName(index: number): string {
 export function validatorName(index: number): string {
   return `kiln$validate_${index}`;
 }
+
+/** The prefix of every dependency-list function: `kiln$deps_<Class>`. */
+export const dependenciesPrefix = 'kiln$deps_';
