@@ -138,6 +138,7 @@ export class Container {
 
   #resolve(dependency: Dependency, deep: boolean, path: readonly Function[]): unknown {
     const { token } = dependency;
+    if (dependency.useDefault === true) return undefined;
     const registered = this.#registered.get(token);
     if (registered !== undefined) return registered.value;
     if (typeof token !== 'function') {

@@ -10,6 +10,8 @@ export interface Dependency {
   readonly scope: Scope;
   /** Where it was declared (`UsersController constructor parameter 'users'`), for start-up errors. */
   readonly site: string;
+  /** A parameter with a default value and no `@Inject`: `undefined` is passed, so the default applies. */
+  readonly useDefault?: boolean;
 }
 
 /** Everything a class needs injected: its constructor's parameters and handler parameters marked `@Inject()`. */

@@ -29,6 +29,7 @@ test('shared is one instance across controllers and handlers; local is new per i
     const admin = (await request(started.base, '/admin/ids')).json();
     assert.is(admin.users, ids.users, 'UserService is shared by both controllers');
     assert.is(admin.clock, ids.controllerClock, 'Clock is shared by both controllers');
+    assert.is(admin.pageSize, 25, 'a constructor parameter with a default value keeps its default');
     assert.is(ids.serviceClock, ids.controllerClock, "the service's repository got the shared Clock");
     assert.is(ids.handlerClock, ids.controllerClock, '@Inject() on a handler gets the shared Clock');
     assert.is.not(ids.localAudit, ids.handlerAudit, 'each LOCAL injection point has its own AuditTrail');

@@ -87,9 +87,9 @@ export class UsersController {
 
 @Controller('/admin')
 export class AdminController {
-  constructor(readonly users: UserService, readonly clock: Clock) {}
+  constructor(readonly users: UserService, readonly clock: Clock, readonly pageSize = 25) {}
   @Get('/ids')
-  ids() { return { users: this.users.id, clock: this.clock.id }; }
+  ids() { return { users: this.users.id, clock: this.clock.id, pageSize: this.pageSize }; }
 }
 
 /** A class middleware with injected dependencies: it checks the API key registered under a symbol. */

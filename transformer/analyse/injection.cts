@@ -73,6 +73,7 @@ export class InjectionAnalyser {
     }
     const parameterName = parameter.name.getText();
     const declared = checker.getTypeAtLocation(parameter);
+    if (inject === undefined && parameter.initializer !== undefined) return { expression: 'undefined', scope, site, useDefault: true };
 
     if (inject?.kind === 'inject' && inject.token !== undefined) {
       const token = inject.token;

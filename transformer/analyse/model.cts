@@ -91,6 +91,8 @@ export interface DependencyModel {
   readonly scope: 'shared' | 'local' | 'deep-local';
   /** `UsersController constructor parameter 'users'`: named in start-up errors. */
   readonly site: string;
+  /** A constructor parameter with a default value and no `@Inject`: nothing is injected, so its default applies. */
+  readonly useDefault?: true;
 }
 
 /** What one controller, class middleware or service needs injected (transformer/analyse/injection.cts). */

@@ -6,7 +6,8 @@ import type { ClassInjectionModel, DependencyModel } from '../analyse/model.cjs'
 import { dependenciesPrefix } from './generated-names.cjs';
 
 function dependencyLiteral(dependency: DependencyModel): string {
-  return `{ token: ${dependency.expression}, scope: '${dependency.scope}', site: ${JSON.stringify(dependency.site)} }`;
+  const useDefault = dependency.useDefault ? ', useDefault: true' : '';
+  return `{ token: ${dependency.expression}, scope: '${dependency.scope}', site: ${JSON.stringify(dependency.site)}${useDefault} }`;
 }
 
 function listLiteral(dependencies: readonly DependencyModel[], indent: string): string {
