@@ -26,7 +26,12 @@ export const diagnosticCodes = {
   tokenTypeMismatch: { code: 163, title: "the value an @Inject(token) provides does not fit the parameter's declared type" },
   injectionMisplaced: { code: 164, title: '@Inject or @Scope is where Kiln injects nothing (not a constructor of a controller, class middleware or service, nor a route or use() parameter)' },
   injectionNotReachable: { code: 165, title: 'an injected class or token cannot be referenced from module scope (declared in a function, or imported with `import type`)' },
+  experimentalDecorators: { code: 130, title: 'tsconfig.json turns on experimentalDecorators; Kiln uses standard (TC39) decorators: remove the option' },
   generatedCodeError: { code: 190, title: 'internal: @kiln/core/transformer failed on this file, or its generated binder does not type-check (a bug; please report it)' },
+  typiaNotConfiguredForParameter: { code: 113, title: "a parameter with typia tags or an object type is checked by typia, and compilerOptions.plugins does not list typia's transformer" },
+  parameterTypeNotNameable: { code: 114, title: 'a parameter with typia tags or an object type is on a method whose type generated code cannot name from module scope' },
+  requestPropertyTypeMismatch: { code: 115, title: "the declared type of a @Req() or request-property parameter does not accept the request property's type" },
+  staticOrPrivateRoute: { code: 116, title: 'a route decorator is on a static or #private method, which a controller instance cannot dispatch to' },
 } as const satisfies Record<string, DiagnosticCode>;
 
 export type DiagnosticKey = keyof typeof diagnosticCodes;

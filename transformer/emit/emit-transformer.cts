@@ -41,7 +41,7 @@ export function emitTransformer(tsi: typeof ts, plans: ReadonlyMap<string, EmitP
           factory.createCallExpression(
             factory.createPropertyAccessExpression(factory.createIdentifier(helpers), 'compiledBinder'),
             undefined,
-            [factory.createIdentifier(binder)],
+            [binderReference(factory, binder)],
           ),
         );
         return factory.updateMethodDeclaration(
@@ -92,4 +92,10 @@ function withInjectionPlan(tsi: typeof ts, factory: ts.NodeFactory, node: ts.Cla
 function isPreamble(tsi: typeof ts, statement: ts.Statement): boolean {
   if (tsi.isImportDeclaration(statement) || tsi.isImportEqualsDeclaration(statement)) return true;
   return tsi.isExpressionStatement(statement) && tsi.isStringLiteral(statement.expression);
+}
+
+/** `kiln$bind_X_y`, or `kiln$b.noParameters` as a property access. */
+function binderReference(factory: ts.NodeFactory, binder: string): ts.Expression {
+  const [first, ...rest] = binder.split('.');
+  return rest.reduce<ts.Expression>((expression, name) => factory.createPropertyAccessExpression(expression, name), factory.createIdentifier(first!));
 }
