@@ -34,6 +34,8 @@ interface FileFindings {
   readonly references: Set<string>;
   readonly localReferences: Set<string>;
   readonly injections: ClassInjectionModel[];
+  /** Controllers, class middlewares and services found: their files are compiled by Kiln even with nothing to inject (bundlers leave standard decorators to it). */
+  managedClasses: number;
 }
 
 /** Files the transformer looks at: the program's own TypeScript sources. */
@@ -56,7 +58,7 @@ class Analyser {
   file(file: ts.SourceFile): void {
     // Cheap filter: most files of a program hold no decorator at all.
     if (!file.text.includes('@')) return;
-    const found: FileFindings = { file, methods: [], ranges: [], references: new Set(), localReferences: new Set(), injections: [] };
+    const found: FileFindings = { file, methods: [], ranges: [], references: new Set(), localReferences: new Set(), injections: [], managedClasses: 0 };
     const visit = (node: ts.Node): void => {
       if (this.tk.ts.isClassLike(node)) this.#class(node, found);
       this.tk.ts.forEachChild(node, visit);
@@ -68,7 +70,7 @@ class Analyser {
       this.#report('generatedCodeError', file.statements[0] ?? file, `analysing this file failed: ${(error as Error).stack ?? error}`);
       return;
     }
-    if (found.ranges.length === 0 && found.methods.length === 0 && found.injections.length === 0) return;
+    if (found.ranges.length === 0 && found.methods.length === 0 && found.injections.length === 0 && found.managedClasses === 0) return;
     this.files.set(file.fileName, {
       fileName: file.fileName, displayName: this.#displayName(file.fileName), methods: found.methods, decoratorRanges: found.ranges,
       references: [...found.references], localReferences: [...found.localReferences], injections: found.injections,
@@ -80,6 +82,7 @@ class Analyser {
     const context = this.#classContext(cls);
     const managed = context.isController || context.isMiddleware || this.injection.isInjectable(cls);
     const name = cls.name?.text ?? 'AnonymousClass';
+    if (managed) found.managedClasses++;
     let constructorParameters: DependencyModel[] = [];
     const handlers: Record<string, DependencyModel[]> = {};
     for (const member of cls.members) {
