@@ -1,6 +1,7 @@
 import type { Binder } from './binder.js';
 import type { KilnRequest, RequestCore } from './request/kiln-request.js';
-import { kStatus } from './symbols.js';
+import { kSerializer, kStatus } from './symbols.js';
+import type { Serializer } from './response/compiled-serializer.js';
 import { errorToWebResponse, valueToWebResponse } from './response/web-response.js';
 
 /** A middleware as the dispatcher calls it: class middlewares are wrapped into this shape at start-up. */
@@ -17,6 +18,8 @@ export interface CompiledRoute {
   readonly instance: object;
   readonly handler: (...args: unknown[]) => unknown;
   readonly binder: Binder | undefined;
+  /** The typed-response serialiser of the handler's value; undefined sends it with JSON.stringify. */
+  readonly serializer: Serializer | undefined;
   readonly status: number | undefined;
   readonly strict: boolean;
   readonly middlewares: readonly ChainMiddleware[];
@@ -30,6 +33,7 @@ export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 // hot path: binder, then handler; stays synchronous unless one of them is async
 function invokeHandler(route: CompiledRoute, req: RequestCore): unknown {
   req[kStatus] = route.status;
+  req[kSerializer] = route.serializer;
   if (route.binder === undefined) return route.handler.call(route.instance);
   const args = route.binder(req as unknown as KilnRequest, route.strict);
   if (isPromiseLike(args)) return args.then((resolved) => route.handler.apply(route.instance, resolved as unknown[]));
@@ -40,7 +44,11 @@ function invokeHandler(route: CompiledRoute, req: RequestCore): unknown {
 function continueAfter(route: CompiledRoute, req: RequestCore, index: number, value: unknown): unknown {
   if (value === undefined) return runFrom(route, req, index + 1);
   // A middleware's own value is a plain 200, whatever status the handler would have had.
-  if (!(value instanceof Response)) req[kStatus] = undefined;
+  if (!(value instanceof Response)) {
+    req[kStatus] = undefined;
+    // not the handler's value: its type says nothing about it
+    req[kSerializer] = undefined;
+  }
   return value;
 }
 

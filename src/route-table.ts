@@ -127,6 +127,7 @@ export function buildRouteTable(
             instance,
             handler: handler as CompiledRoute['handler'],
             binder: method.binder,
+            serializer: method.serializer,
             status: method.status,
             strict: options.strict,
             middlewares: Object.freeze([...appChain, ...controllerChain, ...routeChain]),

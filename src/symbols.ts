@@ -15,3 +15,5 @@ export const kMiddleware = Symbol('kiln.middleware');
 export const kStatus = Symbol('kiln.status');
 export const kResponseHeaders = Symbol('kiln.responseHeaders');
 export const kCloseConnection = Symbol('kiln.closeConnection');
+/** The serialiser of the value being answered: the route's typed one while the handler's value is sent. */
+export const kSerializer = Symbol('kiln.serializer');

@@ -1,4 +1,5 @@
-import { kCloseConnection, kResponseHeaders, kStatus } from '../symbols.js';
+import { kCloseConnection, kResponseHeaders, kSerializer, kStatus } from '../symbols.js';
+import type { Serializer } from '../response/compiled-serializer.js';
 import { parseCookies } from './cookies.js';
 import { parseQueryString, type QueryValues } from './query-string.js';
 import { parseBodyBytes } from './body-parser.js';
@@ -72,6 +73,8 @@ export abstract class RequestCore {
   readonly params: Record<string, string>;
   /** Status for a plain return value; set by the dispatcher. */
   [kStatus]: number | undefined = undefined;
+  /** Typed-response serialiser of the handler's value; set by the dispatcher (undefined: JSON.stringify). */
+  [kSerializer]: Serializer | undefined = undefined;
   /** Extra response headers as a flat [name, value, ...] list; see setResponseHeader. */
   [kResponseHeaders]: string[] | undefined = undefined;
   /** Set when the body was not read to its end, so the connection cannot be reused. */

@@ -53,7 +53,7 @@ export function bodyValidationOf(tk: Toolkit, parameter: ts.ParameterDeclaration
       : `JSON cannot carry ${foreign.what}: ${where} is ${foreign.what}, which a request body can never carry; ` +
         'declare the JSON form (a string, a number, an array or a plain object) and convert it in the handler');
   }
-  const owner = methodTypeOf(tk, parameter);
+  const owner = methodTypeOf(tk, parameter.parent);
   if ('reason' in owner) {
     return problem('bodyTypeNotNameable', at,
       `${written} cannot be validated: ${owner.reason}, so generated code cannot name its type from module scope. ` +
@@ -79,9 +79,8 @@ function accessPath(field: string): string {
 }
 
 /** The method's type as a module-scope type expression (`Users['create']`), or why there is none. */
-function methodTypeOf(tk: Toolkit, parameter: ts.ParameterDeclaration): { type: string } | { reason: string } {
+export function methodTypeOf(tk: Toolkit, method: ts.Node): { type: string } | { reason: string } {
   const { ts: tsi } = tk;
-  const method = parameter.parent;
   if (!tsi.isMethodDeclaration(method)) return { reason: 'it is not a method parameter' };
   const modifiers = tsi.getCombinedModifierFlags(method);
   if (modifiers & (tsi.ModifierFlags.Private | tsi.ModifierFlags.Protected)) return { reason: 'the method is private or protected' };

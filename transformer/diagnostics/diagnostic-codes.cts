@@ -21,6 +21,8 @@ export const diagnosticCodes = {
   bodyTypeNotNameable: { code: 111, title: "a typed @Body is on a method whose type generated code cannot name from module scope" },
   notJsonInBody: { code: 112, title: 'a @Body type holds a Date (or a bigint, symbol, function, Map, Set...), which a JSON body can never carry' },
   generatedCodeError: { code: 190, title: 'internal: @kiln/core/transformer failed on this file, or its generated binder does not type-check (a bug; please report it)' },
+  bigintInResponse: { code: 150, title: "a route handler's return type holds a bigint, which JSON cannot carry" },
+  typedResponsesWithoutTypia: { code: 151, title: "the plugin option typedResponses is set, and compilerOptions.plugins does not list typia's transformer" },
 } as const satisfies Record<string, DiagnosticCode>;
 
 export type DiagnosticKey = keyof typeof diagnosticCodes;

@@ -11,6 +11,8 @@ export interface EmitPlan {
   readonly localReferences: ReadonlySet<string>;
   /** The declared type (original positions) each typia validator was written for (see validator-diagnostics). */
   readonly validatorSites?: ReadonlyMap<string, { readonly start: number; readonly end: number }>;
+  /** Typed-response serialiser constant name by the method's name end offset (see serializer-emitter). */
+  readonly serializers?: ReadonlyMap<number, string>;
 }
 
 /**
@@ -30,16 +32,21 @@ export function emitTransformer(tsi: typeof ts, plans: ReadonlyMap<string, EmitP
     const visitor = (node: ts.Node): ts.Node => {
       if (tsi.isMethodDeclaration(node)) {
         const binder = plan.binders.get(node.name.getEnd());
-        if (binder === undefined) return node;
-        const decorator = factory.createDecorator(
+        const serializer = plan.serializers?.get(node.name.getEnd());
+        if (binder === undefined && serializer === undefined) return node;
+        const call = (helper: string, name: string) => factory.createDecorator(
           factory.createCallExpression(
-            factory.createPropertyAccessExpression(factory.createIdentifier(helpers), 'compiledBinder'),
+            factory.createPropertyAccessExpression(factory.createIdentifier(helpers), helper),
             undefined,
-            [factory.createIdentifier(binder)],
+            [factory.createIdentifier(name)],
           ),
         );
+        const added = [
+          ...(binder === undefined ? [] : [call('compiledBinder', binder)]),
+          ...(serializer === undefined ? [] : [call('compiledSerializer', serializer)]),
+        ];
         return factory.updateMethodDeclaration(
-          node, [decorator, ...(node.modifiers ?? [])], node.asteriskToken, node.name,
+          node, [...added, ...(node.modifiers ?? [])], node.asteriskToken, node.name,
           node.questionToken, node.typeParameters, node.parameters, node.type, node.body,
         );
       }

@@ -20,3 +20,8 @@ export function valueListName(index: number): string {
 export function validatorName(index: number): string {
   return `kiln$validate_${index}`;
 }
+
+/** The module constant holding the n-th typia response serialiser of a file. */
+export function serializerName(index: number): string {
+  return `kiln$serialize_${index}`;
+}
