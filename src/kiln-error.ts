@@ -13,6 +13,8 @@ export const runtimeErrorCodes = {
   KILN007: 'the server configuration is invalid',
   KILN008: 'a decorator got an invalid argument, or was put on a member it does not apply to',
   KILN009: 'a Kiln parameter decorator was called at run time: @kiln/core/transformer did not compile its file',
+  KILN010: 'a class given as a middleware has no `use` method',
+  KILN011: '`cors(options)` got an invalid option',
 } as const;
 
 export type RuntimeErrorCode = keyof typeof runtimeErrorCodes;

@@ -22,9 +22,12 @@ async function answers(url, headers) {
 export async function startServer(server, port, { rateLimited = false, timeoutMs = 20_000, nodeArgs = [], probe = { path: '/hello', headers: {} } } = {}) {
   const args = ['-c', String(serverCore), process.execPath, ...nodeArgs, server.script, String(port)];
   if (rateLimited) args.push('--rate-limit');
-  const child = spawn('taskset', args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+  // stdout is kept only when V8 is asked to trace (--trace-deopt writes there); servers print nothing else.
+  const traced = nodeArgs.some((arg) => arg.startsWith('--trace'));
+  const child = spawn('taskset', args, { stdio: ['ignore', traced ? 'pipe' : 'ignore', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
+  if (traced) child.stdout.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const deadline = Date.now() + timeoutMs;
   let exitCode;

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createServer, type KilnRequest } from '@kiln/core';
+import { createServer, type ControllerClass, type KilnRequest } from '@kiln/core';
 import { compileFixture, fixturesDir, parseDiagnostics, root, type Compiled, type Reported } from './support/compile-fixture.js';
 
 const fixtures = join(fixturesDir, 'serializer');
@@ -55,7 +55,7 @@ function assertMarkersReported({ compiled, reported, expected }: Build): void {
 async function itemsApp(name: string): Promise<{ get(path: string): Promise<{ status: number; text: string }>; logged: unknown[] }> {
   const { compiled } = await compile(name);
   assert.is(compiled.exitCode, 0, compiled.output);
-  const { Items } = (await import(pathToFileURL(join(compiled.outDir, 'app.js')).href)) as { Items: Function };
+  const { Items } = (await import(pathToFileURL(join(compiled.outDir, 'app.js')).href)) as { Items: ControllerClass };
   const logged: unknown[] = [];
   const app = createServer({ controllers: [Items], onError: (error: unknown, _req: KilnRequest) => { logged.push(error); } });
   return {
