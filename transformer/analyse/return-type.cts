@@ -7,7 +7,7 @@ import type { DiagnosticKey } from '../diagnostics/diagnostic-codes.cjs';
 import { typiaConfigured } from './body-validation.cjs';
 import { recogniseKilnDecorator } from '../find/route-recognition.cjs';
 import { ownSourceFiles } from './analyse-program.cjs';
-import { methodTypeOf } from './body-validation.cjs';
+import { ownerTypeOf } from './body-validation.cjs';
 import { kilnDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import type { Toolkit } from '../toolkit.cjs';
 
@@ -71,7 +71,7 @@ export function analyseResponses(tk: Toolkit, option: TypedResponsesOption | und
             'add { "transform": "typia/lib/transform" } after Kiln\'s entry in compilerOptions.plugins (and npm install typia), ' +
             'or remove the option'));
         } else if (verdict.serialise) {
-          const owner = methodTypeOf(tk, node);
+          const owner = ownerTypeOf(tk, node);
           // A handler generated code cannot name (a class inside a function, a private method) keeps JSON.stringify.
           if ('type' in owner) {
             methods.set(node.name.getEnd(), {
