@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpError } from './http-error.js';
-import { dispatch, isPromiseLike, type CompiledRoute } from './dispatch.js';
+import { dispatch, type CompiledRoute } from './dispatch.js';
 import type { MiddlewareLike } from './middleware.js';
 import { FetchRequest } from './request/fetch-request.js';
 import type { KilnRequest, RequestCore, RequestOptions } from './request/kiln-request.js';
@@ -9,7 +9,7 @@ import { bodyTooLarge } from './request/body-limit.js';
 import { NodeRequest } from './request/node-request.js';
 import { answerClientError } from './response/client-error.js';
 import { errorBody } from './response/error-body.js';
-import { writeError, writeJson, writeValue } from './response/node-response.js';
+import { writeError, writeJson, writeResult } from './response/node-response.js';
 import { errorToWebResponse, valueToWebResponse } from './response/web-response.js';
 import { buildRouteTable, routeInfo, type RouteInfo } from './route-table.js';
 import { Router, type PathMatch } from './router/router.js';
@@ -40,6 +40,12 @@ export interface KilnConfig {
   keepAliveTimeout?: number;
   /** Milliseconds `close()` lets in-flight requests finish before cutting their connections. Default 10 000. */
   shutdownTimeout?: number;
+  /** Deepest nesting of arrays and objects in a JSON body; deeper answers 400 before parsing. Default 64. */
+  maxBodyDepth?: number;
+  /** Milliseconds a streamed response waits for a client that stopped reading before cutting it off; 0 = never. Default 30 000. */
+  sendTimeout?: number;
+  /** Most request header lines; more answer 431. Default 1 000. */
+  maxHeadersCount?: number;
 }
 
 export interface KilnServer {
@@ -56,6 +62,13 @@ export interface KilnServer {
 }
 
 const defaultMaxBodySize = 1024 * 1024;
+const defaultMaxBodyDepth = 64;
+const defaultSendTimeout = 30_000;
+const defaultMaxHeadersCount = 1000;
+
+function wholeNumberOption(name: string, value: unknown, least: number): void {
+  if (!Number.isInteger(value) || (value as number) < least) throw new KilnError('KILN007', `${name} must be a whole number of at least ${least}, got ${String(value)}`);
+}
 const defaultMaxUrlLength = 8 * 1024;
 
 /** The route for a method on a matched path, with HEAD served by GET. */
@@ -109,7 +122,13 @@ export function createServer(config: KilnConfig): KilnServer {
   }
   const maxBodySize = config.maxBodySize ?? defaultMaxBodySize;
   if (!Number.isInteger(maxBodySize) || maxBodySize < 0) throw new KilnError('KILN007', `maxBodySize must be a whole number of bytes, got ${maxBodySize}`);
-  const requestOptions: RequestOptions = Object.freeze({ maxBodySize, trustProxy: config.trustProxy ?? true });
+  const maxBodyDepth = config.maxBodyDepth ?? defaultMaxBodyDepth;
+  const sendTimeout = config.sendTimeout ?? defaultSendTimeout;
+  const maxHeadersCount = config.maxHeadersCount ?? defaultMaxHeadersCount;
+  wholeNumberOption('maxBodyDepth', maxBodyDepth, 1);
+  wholeNumberOption('sendTimeout', sendTimeout, 0);
+  wholeNumberOption('maxHeadersCount', maxHeadersCount, 1);
+  const requestOptions: RequestOptions = Object.freeze({ maxBodySize, trustProxy: config.trustProxy ?? true, maxBodyDepth, sendTimeout });
   const maxUrlLength = config.maxUrlLength ?? defaultMaxUrlLength;
   const onError = config.onError ?? ((error: unknown, req: KilnRequest) => console.error(`[kiln] ${req.method} ${req.path}:`, error));
 
@@ -172,14 +191,7 @@ export function createServer(config: KilnConfig): KilnServer {
       writeError(req, error, route);
       return;
     }
-    if (isPromiseLike(result)) {
-      result.then(
-        (value) => writeValue(req, value, route),
-        (error) => writeError(req, error, route),
-      );
-    } else {
-      writeValue(req, result, route);
-    }
+    writeResult(req, result, route);
   };
 
   const fetch = async (request: Request): Promise<Response> => {

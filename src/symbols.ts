@@ -15,3 +15,5 @@ export const kMiddleware = Symbol('kiln.middleware');
 export const kStatus = Symbol('kiln.status');
 export const kResponseHeaders = Symbol('kiln.responseHeaders');
 export const kCloseConnection = Symbol('kiln.closeConnection');
+/** The server's send timeout, read by the streamed-response writer. */
+export const kSendTimeout = Symbol('kiln.sendTimeout');

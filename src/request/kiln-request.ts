@@ -2,6 +2,8 @@ import { kCloseConnection, kResponseHeaders, kStatus } from '../symbols.js';
 import { parseCookies } from './cookies.js';
 import { parseQueryString, type QueryValues } from './query-string.js';
 import { parseBodyBytes } from './body-parser.js';
+import { isFramingHeader, isHeaderName, isHeaderValue } from '../response/header-rules.js';
+import { KilnError } from '../kiln-error.js';
 
 /**
  * The request handed to middlewares, `@Req()` and custom parameter decorators: a web-standard
@@ -45,6 +47,15 @@ export interface KilnRequest extends Request {
   /**
    * Adds a header to whatever response this request ends with, without creating a `Response`.
    * Recording the same name again replaces the value (except `Set-Cookie`, which adds one).
+   * Throws a `TypeError` (code `KILN040`) for a name that is not an HTTP token, a value with a
+   * character HTTP cannot carry (control characters, anything past U+00FF), or a connection or
+   * framing header (`content-length`, `transfer-encoding`, `connection`, …), which Kiln writes itself.
+   *
+   * @example
+   * ```ts
+   * req.setResponseHeader('x-request-id', id);
+   * req.setResponseHeader('x-echo', encodeURIComponent(userText)); // user text: encode it first
+   * ```
    */
   setResponseHeader(name: string, value: string): void;
   [property: string]: unknown;
@@ -53,10 +64,21 @@ export interface KilnRequest extends Request {
 export interface RequestOptions {
   maxBodySize: number;
   trustProxy: boolean;
+  /** Deepest nesting of arrays and objects a JSON body may have. */
+  maxBodyDepth: number;
+  /** Milliseconds a streamed response may wait for a client that reads nothing; 0 = no limit. */
+  sendTimeout: number;
 }
 
-function hasLineBreak(text: string): boolean {
-  return text.includes('\n') || text.includes('\r');
+/** The KILN040 TypeError for a header `setResponseHeader` cannot record; the value itself is not echoed. */
+function refusedHeader(name: unknown, value: unknown): KilnError {
+  const shown = typeof name === 'string' ? JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}...` : name) : typeof name;
+  let reason: string;
+  if (!isHeaderName(name)) reason = 'its name is not an HTTP token (letters, digits and !#$%&\'*+-.^_`|~ only)';
+  else if (typeof value !== 'string') reason = `its value must be a string, got ${value === null ? 'null' : typeof value}`;
+  else if (!isHeaderValue(value)) reason = 'its value has a character HTTP cannot carry (a control character such as CR, LF or NUL, DEL, or one past U+00FF: percent-encode it)';
+  else reason = 'it is a connection or framing header, which Kiln writes itself';
+  return new KilnError('KILN040', `setResponseHeader(${shown}, ...) refused: ${reason}`);
 }
 
 const emptyParams: Record<string, string> = Object.freeze(Object.create(null));
@@ -132,10 +154,10 @@ export abstract class RequestCore {
 
   // hot path: the rate limiter records three headers on every request
   setResponseHeader(name: string, value: string): void {
-    if (hasLineBreak(name) || hasLineBreak(value)) {
-      throw new TypeError(`Response header '${name.replace(/[\r\n]/g, ' ')}' contains a line break`);
-    }
+    // Refused here, at the developer's call, rather than when Node writes the head.
+    if (!isHeaderName(name) || !isHeaderValue(value)) throw refusedHeader(name, value);
     const lowerName = name.toLowerCase();
+    if (isFramingHeader(lowerName)) throw refusedHeader(name, value);
     const recorded = (this[kResponseHeaders] ??= []);
     // A later value replaces an earlier one (an inner rate limiter's headers win), except Set-Cookie.
     if (lowerName !== 'set-cookie') {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { HttpError } from '../http-error.js';
-import { kCloseConnection } from '../symbols.js';
+import { kCloseConnection, kSendTimeout } from '../symbols.js';
 import { bodyTooLarge } from './body-limit.js';
 import { NodeHeaders } from './node-headers.js';
 import { RequestCore, type RequestOptions } from './kiln-request.js';
@@ -30,6 +30,11 @@ export class NodeRequest extends RequestCore {
     super(incoming.method!, path, search, params, options);
     this.incoming = incoming;
     this.response = response;
+  }
+
+  /** See `sendTimeout` in the server configuration. */
+  get [kSendTimeout](): number {
+    return this.options.sendTimeout;
   }
 
   get headers(): Headers {
