@@ -7,12 +7,14 @@ import { FetchRequest } from './request/fetch-request.js';
 import type { KilnRequest, RequestCore, RequestOptions } from './request/kiln-request.js';
 import { bodyTooLarge } from './request/body-limit.js';
 import { NodeRequest } from './request/node-request.js';
+import { headProblem } from './request/request-head.js';
 import { answerClientError } from './response/client-error.js';
 import { errorBody } from './response/error-body.js';
 import { writeError, writeJson, writeResult } from './response/node-response.js';
 import { errorToWebResponse, valueToWebResponse } from './response/web-response.js';
 import { buildRouteTable, routeInfo, type RouteInfo } from './route-table.js';
 import { Router, type PathMatch } from './router/router.js';
+import { normalisePath } from './router/normalise-path.js';
 import { KilnError } from './kiln-error.js';
 
 export interface KilnConfig {
@@ -86,8 +88,9 @@ function unrouted(match: PathMatch<CompiledRoute> | undefined, method: string, p
 }
 
 /**
- * The normalised path of a request target (no query, no trailing slash). Origin-form targets
- * (`/path?query`) are sliced; an absolute-form one (`http://host/path`) is parsed, and throws on garbage.
+ * The normalised path of a request target (see normalisePath; no query, no trailing slash).
+ * Origin-form targets (`/path?query`) are sliced; an absolute-form one (`http://host/path`) is
+ * parsed, and throws on garbage.
  */
 function targetPath(target: string): string {
   let path: string;
@@ -96,6 +99,7 @@ function targetPath(target: string): string {
     const question = target.indexOf('?');
     path = question === -1 ? target : target.slice(0, question);
   }
+  path = normalisePath(path);
   return path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.slice(0, -1) : path;
 }
 
@@ -152,6 +156,13 @@ export function createServer(config: KilnConfig): KilnServer {
   const handler = (incoming: IncomingMessage, response: ServerResponse): void => {
     const method = incoming.method!;
     const target = incoming.url!;
+    const problem = headProblem(incoming, maxHeadersCount);
+    if (problem !== undefined) {
+      // The head cannot be trusted, so neither can the rest of the connection.
+      response.setHeader('connection', 'close');
+      writeJson(response, undefined, problem.status, errorBody(problem.status, problem.message));
+      return;
+    }
     if (target.length > maxUrlLength) {
       writeJson(response, undefined, 414, errorBody(414, `Request target is longer than ${maxUrlLength} bytes`));
       return;
@@ -236,12 +247,16 @@ export function createServer(config: KilnConfig): KilnServer {
           requestTimeout: config.requestTimeout ?? 30_000,
           keepAliveTimeout: config.keepAliveTimeout ?? 5_000,
           maxHeaderSize: config.maxHeaderSize ?? 16 * 1024,
+          // Kiln answers a missing Host itself, with its JSON error body (see headProblem).
+          requireHostHeader: false,
           // Node enforces the two timeouts above only this often (30 s by default).
           connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))),
         },
         handler,
       );
       created.on('clientError', answerClientError);
+      // One line more than the limit is kept, so that headProblem can tell "more" from "exactly".
+      created.maxHeadersCount = maxHeadersCount + 1;
       server = created;
       return new Promise<{ port: number; host: string }>((resolve, reject) => {
         created.once('error', reject);

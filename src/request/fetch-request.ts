@@ -1,4 +1,5 @@
 import { bodyTooLarge } from './body-limit.js';
+import { limitedStream, refusedStream } from './body-stream.js';
 import { RequestCore, type RequestOptions } from './kiln-request.js';
 
 /** A KilnRequest over a web `Request`, for in-process dispatch with `app.fetch`. */
@@ -30,7 +31,13 @@ export class FetchRequest extends RequestCore {
   /** There is no socket in process. */
   protected socketAddress(): string | undefined { return undefined; }
   protected abortSignal(): AbortSignal { return this.source.signal; }
-  protected openStream(): ReadableStream<Uint8Array> | null { return this.source.body; }
+  protected openStream(): ReadableStream<Uint8Array> | null {
+    const body = this.source.body;
+    if (body === null) return null;
+    const limit = this.options.maxBodySize;
+    const declared = this.source.headers.get('content-length');
+    return declared !== null && Number(declared) > limit ? refusedStream(limit) : limitedStream(body, limit);
+  }
 
   protected async readBytes(limit: number): Promise<Buffer> {
     const declared = this.source.headers.get('content-length');

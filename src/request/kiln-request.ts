@@ -2,6 +2,7 @@ import { kCloseConnection, kResponseHeaders, kStatus } from '../symbols.js';
 import { parseCookies } from './cookies.js';
 import { parseQueryString, type QueryValues } from './query-string.js';
 import { parseBodyBytes } from './body-parser.js';
+import { parseJsonBody } from './body-json.js';
 import { isFramingHeader, isHeaderName, isHeaderValue } from '../response/header-rules.js';
 import { KilnError } from '../kiln-error.js';
 
@@ -215,9 +216,13 @@ export abstract class RequestCore {
     return this.#rawBody().then((buffer) => new Blob([buffer], { type: this.headers.get('content-type') ?? '' }));
   }
 
-  /** Parses the body as JSON whatever its Content-Type, like `Request.json()`. Cached. */
+  /**
+   * Parses the body as JSON whatever its Content-Type, like `Request.json()`. Cached. Invalid or
+   * empty JSON rejects with `400 Failed to parse JSON body: …`, nesting past `maxBodyDepth` with a 400.
+   */
   json(): Promise<any> {
-    return (this.#json ??= this.text().then((text) => JSON.parse(text)));
+    // Invalid or empty JSON is the client's mistake: a 400, never a bare SyntaxError (a 500).
+    return (this.#json ??= this.#rawBody().then((buffer) => parseJsonBody(buffer, this.options.maxBodyDepth)));
   }
 
   async formData(): Promise<FormData> {
@@ -232,7 +237,7 @@ export abstract class RequestCore {
   parseBody(): Promise<unknown> {
     if (this.#parsed === undefined) {
       this.#parsed = this.#rawBody().then((buffer) => {
-        const value = parseBodyBytes(buffer, this.headers.get('content-type'));
+        const value = parseBodyBytes(buffer, this.headers.get('content-type'), this.options.maxBodyDepth);
         this.#parsedValue = value;
         return value;
       });
