@@ -13,6 +13,8 @@ export const runtimeErrorCodes = {
   KILN007: 'the server configuration is invalid',
   KILN008: 'a decorator got an invalid argument, or was put on a member it does not apply to',
   KILN009: 'a Kiln parameter decorator was called at run time: @kiln/core/transformer did not compile its file',
+  KILN010: 'a class given as a middleware has no `use` method',
+  KILN011: '`cors(options)` got an invalid option',
   KILN040: '`req.setResponseHeader` got a name that is not an HTTP token, a value HTTP cannot carry, or a framing header Kiln writes itself',
   KILN041: 'a response could not be sent as built (a header Node refuses): the request answered 500',
   KILN042: 'a response status is not an integer from 200 to 599 (an HttpError-like object, a 1xx status): the request answered 500',

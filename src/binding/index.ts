@@ -1,6 +1,7 @@
 // What generated binders import ('@kiln/core/binding'). Not for application code: @kiln/core/transformer
 // writes one straight-line binder per route that calls these small, separately tested helpers.
-export { compiledBinder, type Binder } from '../binder.js';
+export { compiledBinder } from '../decorators/compiled-binder.js';
+export type { Binder } from './binder.js';
 export { BodyParseError } from '../request/body-parser.js';
 export { HttpError } from '../http-error.js';
 export type { KilnRequest } from '../request/kiln-request.js';

@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../http-error.js';
-import { kCloseConnection, kSendTimeout } from '../symbols.js';
+import { kCloseConnection, kOversizedBody, kSendTimeout } from '../symbols.js';
 import { bodyTooLarge } from './body-limit.js';
 import { refusedStream } from './body-stream.js';
 import { NodeHeaders } from './node-headers.js';
 import { RequestCore, type RequestOptions } from './kiln-request.js';
-
 
 function bodyEndedEarly(): HttpError {
   return new HttpError(400, 'The request body ended before its declared length');
@@ -19,15 +18,8 @@ export class NodeRequest extends RequestCore {
   #flatHeaders: Record<string, string> | undefined;
   #signal: AbortSignal | undefined;
 
-  constructor(
-    incoming: IncomingMessage,
-    response: ServerResponse,
-    path: string,
-    search: string,
-    params: Record<string, string> | undefined,
-    options: RequestOptions,
-  ) {
-    super(incoming.method!, path, search, params, options);
+  constructor(incoming: IncomingMessage, response: ServerResponse, options: RequestOptions) {
+    super(incoming.method!, incoming.url!, options);
     this.incoming = incoming;
     this.response = response;
   }
@@ -77,6 +69,10 @@ export class NodeRequest extends RequestCore {
     return address !== undefined && address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
   }
 
+  protected declaredLength(): string | undefined {
+    return this.incoming.headers['content-length'];
+  }
+
   protected abortSignal(): AbortSignal {
     if (this.#signal === undefined) {
       const controller = new AbortController();
@@ -96,11 +92,7 @@ export class NodeRequest extends RequestCore {
   protected openStream(): ReadableStream<Uint8Array> | null {
     const incoming = this.incoming;
     const limit = this.options.maxBodySize;
-    const declared = incoming.headers['content-length'];
-    if (declared !== undefined && Number(declared) > limit) {
-      this[kCloseConnection] = true;
-      return refusedStream(limit);
-    }
+    if (this[kOversizedBody]() !== undefined) return refusedStream(limit);
     let size = 0;
     let settled = false;
     const stopReading = () => {
@@ -158,12 +150,6 @@ export class NodeRequest extends RequestCore {
 
   protected readBytes(limit: number): Promise<Buffer> {
     const incoming = this.incoming;
-    const declared = incoming.headers['content-length'];
-    if (declared !== undefined && Number(declared) > limit) {
-      // Decided before reading: the rest is never read, so the connection cannot be reused.
-      this[kCloseConnection] = true;
-      return Promise.reject(bodyTooLarge(limit));
-    }
     return new Promise<Buffer>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;

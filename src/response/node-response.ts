@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { kCloseConnection, kResponseHeaders } from '../symbols.js';
+import { kCloseConnection, kReport, kResponseHeaders } from '../symbols.js';
 import type { NodeRequest } from '../request/node-request.js';
-import { isPromiseLike, type CompiledRoute } from '../dispatch.js';
+import { isPromiseLike } from '../pipeline/is-promise-like.js';
 import { KilnError } from '../kiln-error.js';
 import { errorOutcome } from './error-body.js';
 import { isSendableStatus } from './header-rules.js';
@@ -27,62 +27,62 @@ export function writeJson(res: ServerResponse, req: NodeRequest | undefined, sta
 }
 
 // hot path: a plain return value or an error, with the request's recorded headers
-function writeRequestJson(req: NodeRequest, route: CompiledRoute, status: number, body: string | undefined): void {
+function writeRequestJson(req: NodeRequest, status: number, body: string | undefined): void {
   try {
-    if (!isSendableStatus(status)) throw new KilnError('KILN042', `${route.name} answered with the status ${String(status)}; Kiln sends 200 to 599`);
+    if (!isSendableStatus(status)) throw new KilnError('KILN042', `${req.method} ${req.path} answered with the status ${String(status)}; Kiln sends 200 to 599`);
     writeJson(req.response, req, status, body);
   } catch (error) {
-    answerWriteFailure(req, route, error);
+    answerWriteFailure(req, error);
   }
 }
 
 /** Answers an error thrown or rejected by the pipeline. Never throws. */
-export function writeError(req: NodeRequest, error: unknown, route: CompiledRoute): void {
+export function writeError(req: NodeRequest, error: unknown): void {
   const res = req.response;
   if (res.headersSent) {
-    route.report(error, req, route);
+    req[kReport](error);
     res.destroy();
     return;
   }
   const outcome = errorOutcome(error);
-  if (outcome.unexpected) route.report(outcome.reported, req, route);
-  writeRequestJson(req, route, outcome.status, outcome.body);
+  if (outcome.unexpected) req[kReport](outcome.reported);
+  writeRequestJson(req, outcome.status, outcome.body);
 }
 
 // hot path: a plain return value becomes one writeHead + end
 /** Answers the pipeline's value: a web Response is streamed, anything else sent as JSON. Never throws. */
-export function writeValue(req: NodeRequest, value: unknown, route: CompiledRoute): void {
+export function writeValue(req: NodeRequest, value: unknown): void {
   let body: string | undefined;
   try {
     if (value instanceof Response) {
-      void writeWebResponse(req, value, route);
+      void writeWebResponse(req, value);
       return;
     }
     body = serialize(value);
   } catch (error) {
     // a value JSON cannot serialise, or a Proxy whose traps throw
-    writeError(req, error, route);
+    writeError(req, error);
     return;
   }
-  writeRequestJson(req, route, valueStatus(req, value), body);
+  writeRequestJson(req, valueStatus(req, value), body);
 }
 
 /**
  * Answers what `dispatch` returned: a value now, or a promise (or any thenable, even a hostile
  * one) once it settles. Never throws, and no rejection is left unhandled.
  */
-export function writeResult(req: NodeRequest, result: unknown, route: CompiledRoute): void {
+export function writeResult(req: NodeRequest, result: unknown): void {
   try {
     if (!isPromiseLike(result)) {
-      writeValue(req, result, route);
+      writeValue(req, result);
       return;
     }
     // Promise.resolve adopts a thenable in a job of its own, so a `then` that throws is a rejection.
     Promise.resolve(result).then(
-      (value) => writeValue(req, value, route),
-      (error) => writeError(req, error, route),
+      (value) => writeValue(req, value),
+      (error) => writeError(req, error),
     );
   } catch (error) {
-    writeError(req, error, route);
+    writeError(req, error);
   }
 }

@@ -1,8 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import type { CompiledRoute } from '../dispatch.js';
 import { KilnError } from '../kiln-error.js';
 import type { NodeRequest } from '../request/node-request.js';
-import { kCloseConnection, kSendTimeout } from '../symbols.js';
+import { kCloseConnection, kReport, kSendTimeout } from '../symbols.js';
 import { isSendableStatus } from './header-rules.js';
 import { sendableHeaders } from './response-framing.js';
 import { withRecordedHeaders } from './web-response.js';
@@ -45,7 +44,7 @@ function drained(res: ServerResponse, timeout: number): Promise<void> {
  * backpressure. Never throws or rejects: what cannot be sent as built is a reported 500, or a cut
  * connection once the head is out.
  */
-export async function writeWebResponse(req: NodeRequest, response: Response, route: CompiledRoute): Promise<void> {
+export async function writeWebResponse(req: NodeRequest, response: Response): Promise<void> {
   const res = req.response;
   let status: number;
   let headers: string[];
@@ -59,13 +58,13 @@ export async function writeWebResponse(req: NodeRequest, response: Response, rou
     headers = sendableHeaders(merged);
     if (req[kCloseConnection]) headers.push('connection', 'close');
   } catch (error) {
-    answerWriteFailure(req, route, error);
+    answerWriteFailure(req, error);
     return;
   }
 
   if (body === null || req.method === 'HEAD' || status === 204 || status === 304) {
     if (body !== null) body.cancel().catch(() => {});
-    if (writeHead(req, route, status, headers)) res.end();
+    if (writeHead(req, status, headers)) res.end();
     return;
   }
 
@@ -78,7 +77,7 @@ export async function writeWebResponse(req: NodeRequest, response: Response, rou
     const first = await reader.read();
     if (first.done) {
       headers.push('content-length', '0');
-      if (writeHead(req, route, status, headers)) res.end();
+      if (writeHead(req, status, headers)) res.end();
       return;
     }
     const firstBytes = bytesOf(first.value);
@@ -89,11 +88,11 @@ export async function writeWebResponse(req: NodeRequest, response: Response, rou
       next = settled as Chunk;
       if (next.done) {
         headers.push('content-length', String(firstBytes.byteLength));
-        if (writeHead(req, route, status, headers)) res.end(firstBytes);
+        if (writeHead(req, status, headers)) res.end(firstBytes);
         return;
       }
     }
-    if (!writeHead(req, route, status, headers)) {
+    if (!writeHead(req, status, headers)) {
       stop();
       return;
     }
@@ -114,25 +113,25 @@ export async function writeWebResponse(req: NodeRequest, response: Response, rou
   } catch (error) {
     stop();
     if (!headSent && !res.headersSent) {
-      answerWriteFailure(req, route, error);
+      answerWriteFailure(req, error);
       return;
     }
     // Headers are already sent: the only honest signal left is to cut the connection.
     const clientGone = res.destroyed;
     if (!res.destroyed) res.destroy();
-    if (!clientGone) route.report(error, req, route);
+    if (!clientGone) req[kReport](error);
   } finally {
     res.off('close', stop);
   }
 }
 
 /** `writeHead`, or a reported bare 500 when Node refuses the head (false then). */
-function writeHead(req: NodeRequest, route: CompiledRoute, status: number, headers: string[]): boolean {
+function writeHead(req: NodeRequest, status: number, headers: string[]): boolean {
   try {
     req.response.writeHead(status, headers);
     return true;
   } catch (error) {
-    answerWriteFailure(req, route, refused(error));
+    answerWriteFailure(req, refused(error));
     return false;
   }
 }

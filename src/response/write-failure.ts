@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { CompiledRoute } from '../dispatch.js';
 import type { NodeRequest } from '../request/node-request.js';
-import { kCloseConnection } from '../symbols.js';
+import { kCloseConnection, kReport } from '../symbols.js';
 import { errorBody } from './error-body.js';
 import { jsonContentType } from './json-body.js';
 
@@ -14,8 +13,8 @@ const internalLength = String(Buffer.byteLength(internalBody));
  * recorded headers — if the head is not sent yet, else the connection is cut (the only honest
  * signal once a status line is out). Never throws.
  */
-export function answerWriteFailure(req: NodeRequest, route: CompiledRoute, error: unknown): void {
-  route.report(error, req, route);
+export function answerWriteFailure(req: NodeRequest, error: unknown): void {
+  req[kReport](error);
   bareInternalError(req.response, req[kCloseConnection]);
 }
 

@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createServer } from '@kiln/core';
+import { createServer, type ControllerClass } from '@kiln/core';
 import { compileFixture, fixturesDir, parseDiagnostics, root, type Compiled, type Reported } from './support/compile-fixture.js';
 
 const fixtures = join(fixturesDir, 'body-validation');
@@ -86,7 +86,7 @@ test('a CommonJS module validates its typed body, requiring only typia helpers',
   const js = readFileSync(join(compiled.outDir, 'app.cjs'), 'utf8');
   assert.not.match(js, 'kiln$typia', 'typia is declared for the checker, never loaded whole');
   assert.match(js, 'require("typia/lib/internal/');
-  const { Orders } = createRequire(import.meta.url)(join(compiled.outDir, 'app.cjs')) as { Orders: Function };
+  const { Orders } = createRequire(import.meta.url)(join(compiled.outDir, 'app.cjs')) as { Orders: ControllerClass };
   const app = createServer({ controllers: [Orders], strictValidation: true });
   const post = (body: unknown) => app.fetch(new Request('http://localhost/orders', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }));
   const ok = await post({ sku: 'ABC-1', quantity: 2 });
@@ -111,7 +111,7 @@ test("typia's own error about a body type is reported on the parameter's type, n
 test('with KILN110 disabled, typed bodies build without typia and pass through unchecked', async () => {
   const { compiled } = await compile('disabled');
   assert.is(compiled.exitCode, 0, compiled.output);
-  const { Users } = (await import(pathToFileURL(join(compiled.outDir, 'app.js')).href)) as { Users: Function };
+  const { Users } = (await import(pathToFileURL(join(compiled.outDir, 'app.js')).href)) as { Users: ControllerClass };
   const app = createServer({ controllers: [Users], strictValidation: true });
   const reply = await app.fetch(new Request('http://localhost/users', { method: 'POST', body: '{"name":1}', headers: { 'content-type': 'application/json' } }));
   assert.equal([reply.status, await reply.json()], [200, { name: 1 }]);

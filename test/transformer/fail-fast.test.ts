@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createServer, KilnError } from '@kiln/core';
+import { createServer, KilnError, type ControllerClass } from '@kiln/core';
 import { compileFixture, fixturesDir, parseDiagnostics, root } from './support/compile-fixture.js';
 
 test('without the plugin, tspc reports TS1206 on the parameter decorator', async () => {
@@ -12,7 +12,7 @@ test('without the plugin, tspc reports TS1206 on the parameter decorator', async
   const compiled = await compileFixture(join(fixturesDir, 'no-plugin'), outDir);
   assert.equal(parseDiagnostics(compiled.output).map((d) => `${d.line}:${d.column} ${d.code}`), ['5:26 TS1206']);
 
-  const { Users } = (await import(pathToFileURL(join(outDir, 'app.js')).href)) as { Users: Function };
+  const { Users } = (await import(pathToFileURL(join(outDir, 'app.js')).href)) as { Users: ControllerClass };
   let error: unknown;
   try {
     createServer({ controllers: [Users] });

@@ -14,7 +14,7 @@ export interface RecognisedBinding {
   readonly items: ts.Expression | undefined;
 }
 
-/** Must match the phantom property of `ParameterBinding` in src/parameter-decorators.ts. */
+/** Must match the phantom property of `ParameterBinding` in src/decorators/parameters.ts. */
 const brand = '__kilnParameter';
 const sources: ReadonlySet<string> = new Set(['body', 'param', 'query', 'header', 'request']);
 
