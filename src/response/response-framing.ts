@@ -21,14 +21,13 @@ export function decodedByFetch(response: Response): boolean {
 /**
  * The headers of a returned Response that Kiln sends, as a flat [name, value, ...] list: every
  * header except the connection and framing ones (hop-by-hop fields, those the `Connection`
- * header names, `content-length`), and `content-encoding` when fetch already decoded the body.
+ * header names, `content-length`), and `content-encoding` when `dropEncoding` (see decodedByFetch).
  * Kiln adds its own `content-length` or chunked framing from what it actually sends.
  */
-export function sendableHeaders(response: Response): string[] {
+export function sendableHeaders(response: Response, dropEncoding: boolean): string[] {
   const source = response.headers;
   const connection = source.get('connection');
   const named = connection === null ? undefined : connection.toLowerCase().split(',').map((name) => name.trim());
-  const dropEncoding = decodedByFetch(response);
   const headers: string[] = [];
   source.forEach((value, name) => {
     if (name === 'set-cookie' || isFramingHeader(name) || named?.includes(name)) return;

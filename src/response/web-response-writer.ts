@@ -3,7 +3,7 @@ import { KilnError } from '../kiln-error.js';
 import type { NodeRequest } from '../request/node-request.js';
 import { kCloseConnection, kReport, kSendTimeout } from '../symbols.js';
 import { isSendableStatus } from './header-rules.js';
-import { sendableHeaders } from './response-framing.js';
+import { decodedByFetch, sendableHeaders } from './response-framing.js';
 import { withRecordedHeaders } from './web-response.js';
 import { answerWriteFailure } from './write-failure.js';
 
@@ -15,6 +15,13 @@ function bytesOf(chunk: unknown): Uint8Array {
   if (chunk instanceof Uint8Array) return chunk;
   if (typeof chunk === 'string') return Buffer.from(chunk);
   throw new TypeError(`A Response body stream must yield Uint8Array chunks, got ${chunk === null ? 'null' : typeof chunk}`);
+}
+
+/** The next chunk, read while the current one is written; marked handled, as it may be abandoned when the client goes. */
+function readAhead(reader: ReadableStreamDefaultReader<unknown>): Promise<Chunk> {
+  const read = reader.read() as Promise<Chunk>;
+  read.catch(() => {});
+  return read;
 }
 
 /**
@@ -50,12 +57,14 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
   let headers: string[];
   let body: ReadableStream<unknown> | null;
   try {
+    // Asked of the handler's own Response: adding recorded headers may re-wrap a fetched one.
+    const decoded = decodedByFetch(response);
     const merged = withRecordedHeaders(req, response);
     status = merged.status;
     if (!isSendableStatus(status)) throw new KilnError('KILN042', `A returned Response has the status ${String(status)}; Kiln sends 200 to 599`);
     body = merged.body;
     if (merged.bodyUsed || body?.locked) throw new KilnError('KILN043', 'A returned Response has a body that is locked or already read: return a new Response, or response.clone() before reading it');
-    headers = sendableHeaders(merged);
+    headers = sendableHeaders(merged, decoded);
     if (req[kCloseConnection]) headers.push('connection', 'close');
   } catch (error) {
     answerWriteFailure(req, error);
@@ -82,7 +91,7 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
     }
     const firstBytes = bytesOf(first.value);
     // Read ahead one turn: a body complete by then has a known length; a slower one streams.
-    let next: Chunk | Promise<Chunk> = reader.read() as Promise<Chunk>;
+    let next: Chunk | Promise<Chunk> = readAhead(reader);
     const settled = await Promise.race([next, nextTurn()]);
     if (settled !== notYet) {
       next = settled as Chunk;
@@ -107,7 +116,7 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
       }
       chunk = await next;
       if (res.destroyed) return;
-      next = chunk.done ? chunk : (reader.read() as Promise<Chunk>);
+      next = chunk.done ? chunk : readAhead(reader);
     }
     res.end();
   } catch (error) {

@@ -34,8 +34,10 @@ let shallow: Started;
 const Hostile = suite('hostile request bodies');
 Hostile.before(async () => {
   const onError = (error: unknown) => { reported.push(error); };
-  strict = await start({ controllers: [HostileController], strictValidation: true, onError });
-  shallow = await start({ controllers: [HostileController], maxBodyDepth: 3, onError });
+  // A long keep-alive: the client's pooled connections must not be closed under it while a slow,
+  // loaded machine works through the megabyte bodies (a reused socket closing is "fetch failed").
+  strict = await start({ controllers: [HostileController], strictValidation: true, keepAliveTimeout: 60_000, onError });
+  shallow = await start({ controllers: [HostileController], maxBodyDepth: 3, keepAliveTimeout: 60_000, onError });
 });
 Hostile.after(async () => {
   await strict.close();

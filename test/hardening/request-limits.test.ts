@@ -52,7 +52,7 @@ const reported: unknown[] = [];
 const Limits = suite('request limits');
 Limits.before(async () => {
   const onError = (error: unknown) => { reported.push(error); };
-  server = await start({ controllers: [LimitsController], maxBodySize: 1024, sendTimeout: 300, onError });
+  server = await start({ controllers: [LimitsController], maxBodySize: 1024, sendTimeout: 300, keepAliveTimeout: 60_000, onError });
   port = Number(new URL(server.base).port);
   few = await start({ controllers: [LimitsController], maxHeadersCount: 10, onError });
 });

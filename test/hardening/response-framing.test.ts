@@ -6,54 +6,16 @@ import * as assert from 'uvu/assert';
 import { Controller, Get, compiledBinder, type KilnRequest } from '@kiln/core';
 import { start, type Started } from '../support/server.js';
 import { raw } from '../support/raw.js';
+import { parseResponses, type Parsed } from './support/http-responses.js';
 
 // Kiln owns the framing of a returned Response: whatever headers a handler's Response carries,
 // each answer on a keep-alive connection must end exactly where the next begins.
 
-interface Parsed {
-  status: number;
-  headers: Record<string, string[]>;
-  body: string;
-}
-
-/** Parses back-to-back HTTP/1.1 responses strictly by their own framing (content-length or chunked). */
-function parseResponses(text: string): Parsed[] {
-  const parsed: Parsed[] = [];
-  let at = 0;
-  while (at < text.length) {
-    const headEnd = text.indexOf('\r\n\r\n', at);
-    if (headEnd === -1) throw new Error(`incomplete head at ${at}: ${JSON.stringify(text.slice(at, at + 80))}`);
-    const [statusLine, ...lines] = text.slice(at, headEnd).split('\r\n');
-    const match = /^HTTP\/1\.1 (\d{3}) /.exec(statusLine!);
-    if (!match) throw new Error(`not a status line: ${JSON.stringify(statusLine)}`);
-    const headers: Record<string, string[]> = {};
-    for (const line of lines) {
-      const colon = line.indexOf(':');
-      (headers[line.slice(0, colon).toLowerCase()] ??= []).push(line.slice(colon + 1).trim());
-    }
-    at = headEnd + 4;
-    let body = '';
-    if (headers['transfer-encoding']?.[0] === 'chunked') {
-      for (;;) {
-        const lineEnd = text.indexOf('\r\n', at);
-        const size = parseInt(text.slice(at, lineEnd), 16);
-        at = lineEnd + 2;
-        if (size === 0) { at += 2; break; }
-        body += text.slice(at, at + size);
-        at += size + 2;
-      }
-    } else if (headers['content-length'] !== undefined) {
-      const length = Number(headers['content-length'][0]);
-      body = text.slice(at, at + length);
-      at += length;
-    }
-    parsed.push({ status: Number(match[1]), headers, body });
-  }
-  return parsed;
-}
-
 let upstream: http.Server;
 let upstreamBase: string;
+
+/** Records a header, as a rate limiter does: the fetched Response is then re-wrapped to add it. */
+const recordHeader = (req: KilnRequest) => { req.setResponseHeader('x-recorded', 'yes'); };
 
 @Controller('/frame')
 class FramingController {
@@ -83,6 +45,8 @@ class FramingController {
   @Get('/empty') empty() { return new Response('', { headers: { 'content-length': '10' } }); }
   @Get('/proxy') @compiledBinder((req: KilnRequest) => [req.query.coding])
   proxy(coding: string) { return fetch(`${upstreamBase}/${coding}`); }
+  @Get('/proxy-recorded', recordHeader) @compiledBinder((req: KilnRequest) => [req.query.coding])
+  proxyRecorded(coding: string) { return fetch(`${upstreamBase}/${coding}`); }
 }
 
 let server: Started;
@@ -97,6 +61,8 @@ Framing.before(async () => {
     res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': coding, 'content-length': body.length, 'keep-alive': 'timeout=99' });
     res.end(body);
   });
+  // fetch pools its upstream connections: they must not be closed under a request
+  upstream.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   upstreamBase = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   server = await start({ controllers: [FramingController], onError: (error) => { reported.push(error); } });
@@ -104,6 +70,7 @@ Framing.before(async () => {
 });
 Framing.after(async () => {
   await server.close();
+  upstream.closeAllConnections();
   await new Promise((resolve) => upstream.close(resolve));
   assert.equal(reported, [], 'no request in this suite is a server-side error');
 });
@@ -160,6 +127,13 @@ Framing('return fetch(upstream): a body fetch decoded loses Content-Encoding and
     assert.equal(proxied!.headers['keep-alive'], ['timeout=5'], coding);
     assert.equal(proxied!.headers['content-type'], ['text/plain']);
   }
+});
+
+Framing('return fetch(upstream) behind a middleware that records headers: still decoded, still framed by Kiln', async () => {
+  const [proxied] = await pipelined('/frame/proxy-recorded?coding=gzip');
+  assert.is(proxied!.headers['content-encoding'], undefined);
+  assert.equal(proxied!.headers['x-recorded'], ['yes']);
+  assert.is(proxied!.body, 'upstream body '.repeat(20));
 });
 
 Framing('return fetch(upstream): a coding fetch does not decode keeps its Content-Encoding', async () => {

@@ -55,7 +55,8 @@ const Unsendable = suite('unsendable values from handlers');
 Unsendable.before(async () => {
   process.on('uncaughtException', onUncaught);
   process.on('unhandledRejection', onUncaught);
-  server = await start({ controllers: [UnsendableController], onError: (error) => { reported.push(error); } });
+  // keep-alive outlasts the suite: pooled client sockets are never closed under a request
+  server = await start({ controllers: [UnsendableController], keepAliveTimeout: 60_000, onError: (error) => { reported.push(error); } });
   port = Number(new URL(server.base).port);
 });
 Unsendable.before.each(() => { reported.length = 0; });
