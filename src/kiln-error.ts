@@ -6,7 +6,7 @@
 export const runtimeErrorCodes = {
   KILN001: 'a class listed in `controllers` is not decorated with `@Controller(basePath)`',
   KILN002: 'the same method and path is declared by two handlers',
-  KILN003: 'a handler or middleware `use` declares parameters but has no compiled binder: @kiln/core/transformer did not run on its file',
+  KILN003: 'a route handler or middleware `use` has no compiled binder: @kiln/core/transformer did not compile its file',
   KILN004: 'a class middleware is not marked with `@Middleware()`',
   KILN005: 'a middleware is neither a function nor a class with a `use` method',
   KILN006: 'a route path has a malformed or repeated `:parameter`',
@@ -20,6 +20,7 @@ export const runtimeErrorCodes = {
   KILN042: 'a response status is not an integer from 200 to 599 (an HttpError-like object, a 1xx status): the request answered 500',
   KILN043: 'a returned Response has a body that is locked or already read: the request answered 500',
   KILN044: 'a thrown value could not be inspected (a Proxy whose traps throw): the request answered 500',
+  KILN070: 'the `trustProxy` setting is not a boolean, a hop count or a list of addresses/CIDR ranges',
 } as const;
 
 export type RuntimeErrorCode = keyof typeof runtimeErrorCodes;

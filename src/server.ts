@@ -7,6 +7,7 @@ import { FetchRequest } from './request/fetch-request.js';
 import type { KilnRequest, RequestOptions } from './request/kiln-request.js';
 import { NodeRequest } from './request/node-request.js';
 import { headProblem } from './request/request-head.js';
+import { compileTrustProxy } from './request/client-address.js';
 import { answerClientError } from './response/client-error.js';
 import { errorBody } from './response/error-body.js';
 import { writeError, writeJson, writeResult } from './response/node-response.js';
@@ -39,7 +40,7 @@ function requestOptions(config: KilnConfig): RequestOptions {
   };
   const maxBodyDepth = wholeNumberOption('maxBodyDepth', config.maxBodyDepth ?? defaultMaxBodyDepth, 1);
   const sendTimeout = wholeNumberOption('sendTimeout', config.sendTimeout ?? defaultSendTimeout, 0);
-  return Object.freeze({ maxBodySize, trustProxy: config.trustProxy ?? true, report, maxBodyDepth, sendTimeout });
+  return Object.freeze({ maxBodySize, trustProxy: compileTrustProxy(config.trustProxy), report, maxBodyDepth, sendTimeout });
 }
 
 /**
