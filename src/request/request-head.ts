@@ -14,6 +14,8 @@ export interface HeadProblem {
 // hot path: one pass over the raw header names, no allocation
 export function headProblem(incoming: IncomingMessage, maxHeadersCount: number): HeadProblem | undefined {
   const raw = incoming.rawHeaders;
+  // a hand-made request object (a test double given to app.handler) may not have them
+  if (raw === undefined) return undefined;
   if (raw.length > 2 * maxHeadersCount) return { status: 431, message: `The request has more than ${maxHeadersCount} header lines` };
   let hosts = 0;
   for (let i = 0; i < raw.length; i += 2) {
