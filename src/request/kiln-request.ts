@@ -7,7 +7,7 @@ import { parseCookies } from './cookies.js';
 import { parseQueryString, type QueryValues } from './query-string.js';
 import { parseBodyBytes } from './body-parser.js';
 import { parseJsonBody } from './body-json.js';
-import { isFramingHeader, isHeaderName, isHeaderValue } from '../response/header-rules.js';
+import { isHeaderName, isHeaderValue, recordableHeaderName } from '../response/header-rules.js';
 import { KilnError } from '../kiln-error.js';
 import { clientAddress, type ProxyTrust } from './client-address.js';
 
@@ -169,9 +169,8 @@ export abstract class RequestCore implements KilnRequest {
   // hot path: the rate limiter records three headers on every request
   setResponseHeader(name: string, value: string): void {
     // Refused here, at the developer's call, rather than when Node writes the head.
-    if (!isHeaderName(name) || !isHeaderValue(value)) throw refusedHeader(name, value);
-    const lowerName = name.toLowerCase();
-    if (isFramingHeader(lowerName)) throw refusedHeader(name, value);
+    const lowerName = recordableHeaderName(name);
+    if (lowerName === undefined || !isHeaderValue(value)) throw refusedHeader(name, value);
     const recorded = (this[kResponseHeaders] ??= []);
     // A later value replaces an earlier one (an inner rate limiter's headers win), except Set-Cookie.
     if (lowerName !== 'set-cookie') {

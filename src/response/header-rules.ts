@@ -5,8 +5,27 @@
 
 // RFC 9110 5.6.2 token: the characters Node's own check (`validateHeaderName`) accepts.
 const token = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-// What Node's `validateHeaderValue` refuses: control characters except tab, DEL, and anything past Latin-1.
-const unsendable = /[^\t\x20-\x7e\x80-\xff]/;
+
+// Names that passed, with their lower-case form: response header names are nearly always constants
+// (`RateLimit-Limit`), so each is checked once. Bounded, in case an app makes names from data.
+const checkedNames = new Map<string, string>();
+const mostCheckedNames = 512;
+
+/**
+ * The lower-case form of a header name `setResponseHeader` may record, or `undefined` when the
+ * name is not an HTTP token or is a connection or framing header (see isFramingHeader).
+ */
+// hot path: one Map lookup for a name seen before
+export function recordableHeaderName(name: unknown): string | undefined {
+  if (typeof name !== 'string') return undefined;
+  const known = checkedNames.get(name);
+  if (known !== undefined) return known;
+  if (!isHeaderName(name)) return undefined;
+  const lowerName = name.toLowerCase();
+  if (isFramingHeader(lowerName)) return undefined;
+  if (checkedNames.size < mostCheckedNames) checkedNames.set(name, lowerName);
+  return lowerName;
+}
 
 /** True when `name` is an HTTP token (`x-request-id`, `Set-Cookie`). */
 export function isHeaderName(name: unknown): name is string {
@@ -14,8 +33,15 @@ export function isHeaderName(name: unknown): name is string {
 }
 
 /** True when HTTP/1.1 can carry `value` unchanged: no CR, LF, NUL or other control character, nothing past U+00FF. */
+// hot path: the rate limiter's three values on every request; a loop beats a regex on short strings
 export function isHeaderValue(value: unknown): value is string {
-  return typeof value === 'string' && !unsendable.test(value);
+  if (typeof value !== 'string') return false;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    // What Node's `validateHeaderValue` refuses: control characters except tab, DEL, anything past Latin-1.
+    if ((code < 0x20 && code !== 0x09) || code === 0x7f || code > 0xff) return false;
+  }
+  return true;
 }
 
 /**
