@@ -61,7 +61,7 @@ export function compileProgram(tsi: typeof ts, program: ts.Program, host: ts.Com
     originalTexts.set(text, original.text);
     plans.set(fileName, {
       generatedStart: original.text.length, binders: generated.binders, localReferences: new Set(fileModel.localReferences),
-      validatorSites: generated.validatorSites,
+      validatorSites: generated.validatorSites, dependencyLists: generated.dependencyLists,
     });
   }
 
