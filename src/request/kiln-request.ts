@@ -1,3 +1,7 @@
+// Longer than most files here, on purpose: the public KilnRequest interface and RequestCore, its
+// one implementation (shared by the socket and the in-process request), stand side by side so
+// that every member of the interface, and of the web Request it extends, is implemented beside
+// its declaration (`implements KilnRequest` checks them together).
 import type { HttpError } from '../http-error.js';
 import { kCloseConnection, kOversizedBody, kReport, kResponseHeaders, kSerializer, kStatus, kTarget } from '../symbols.js';
 import type { RouteInfo } from '../router/route-info.js';

@@ -66,7 +66,7 @@ export class NodeRequest extends RequestCore {
   protected socketAddress(): string | undefined {
     const address = this.incoming.socket.remoteAddress;
     // A dual-stack listener reports IPv4 clients as '::ffff:203.0.113.7'; one client, one address.
-    return address !== undefined && address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+    return address?.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
   }
 
   protected declaredLength(): string | undefined {

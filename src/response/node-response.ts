@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { kCloseConnection, kReport, kResponseHeaders } from '../symbols.js';
 import type { NodeRequest } from '../request/node-request.js';
-import { isPromiseLike } from '../pipeline/is-promise-like.js';
+import { isPromiseLike } from '../is-promise-like.js';
 import { KilnError } from '../kiln-error.js';
 import { errorOutcome } from './error-body.js';
 import { isSendableStatus } from './header-rules.js';
