@@ -6,6 +6,7 @@ export { Get, Post, Put, Delete, Patch, type RouteDecorator } from './decorators
 export { HttpStatus } from './decorators/http-status.js';
 export { Middleware } from './decorators/middleware.js';
 export { compiledBinder } from './decorators/compiled-binder.js';
+export { noParameters } from './binding/no-parameters.js';
 export type { KilnDecorator } from './decorators/kiln-decorator.js';
 export {
   Body, Param, Query, Header, Req, routeRequestParamDecorator,
@@ -20,6 +21,9 @@ export type { ControllerClass, RouteInfo } from './router/route-info.js';
 export type { KilnRequest } from './request/kiln-request.js';
 export type { QueryValues } from './request/query-string.js';
 export type { MiddlewareFunction, MiddlewareClass, MiddlewareLike } from './middleware.js';
+export { cors } from './middlewares/cors.js';
+export type { CorsOptions, CorsOrigin } from './middlewares/cors-options.js';
+export { canonicalAddress, type TrustProxy } from './request/client-address.js';
 
 // Answering and failing
 export { HttpCode } from './http-code.js';

@@ -7,6 +7,7 @@ import { RequestPipeline } from './pipeline/request-pipeline.js';
 import { FetchRequest } from './request/fetch-request.js';
 import type { KilnRequest, RequestOptions } from './request/kiln-request.js';
 import { NodeRequest } from './request/node-request.js';
+import { compileTrustProxy } from './request/client-address.js';
 import { answerClientError } from './response/client-error.js';
 import { writeError, writeValue } from './response/node-response.js';
 import { errorToWebResponse, finalWebResponse, valueToWebResponse } from './response/web-response.js';
@@ -28,7 +29,7 @@ function requestOptions(config: KilnConfig): RequestOptions {
       console.error(`[kiln] onError threw while reporting an error of ${req.method} ${req.path}:`, failure);
     }
   };
-  return Object.freeze({ maxBodySize, trustProxy: config.trustProxy ?? true, report });
+  return Object.freeze({ maxBodySize, trustProxy: compileTrustProxy(config.trustProxy), report });
 }
 
 /**

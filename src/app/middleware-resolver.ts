@@ -1,4 +1,5 @@
 import type { MethodDeclarations } from '../decorators/method-declaration.js';
+import { noParameters } from '../binding/no-parameters.js';
 import { KilnError } from '../kiln-error.js';
 import type { MiddlewareFunction, MiddlewareLike } from '../middleware.js';
 import { isPromiseLike } from '../pipeline/is-promise-like.js';
@@ -44,13 +45,12 @@ export class MiddlewareResolver {
       throw new KilnError('KILN004', `${where}: class middleware ${describe(middleware)} must be marked with @Middleware()`);
     }
     const binder = (metadata[kMethods] as MethodDeclarations | undefined)?.get('use')?.binder;
-    if (binder === undefined && use.length > 0) {
-      throw new KilnError('KILN003', `Middleware ${name} declares ${use.length} parameter(s) but has no compiled binder: ${pluginHint}`);
-    }
+    // Every compiled `use` carries a binder (noParameters when it binds nothing): no guessing from use.length.
+    if (binder === undefined) throw new KilnError('KILN003', `Middleware ${name} has no compiled binder: ${pluginHint}`);
     const instance = new (middleware as new () => object)();
     const strict = this.#strict;
     const resolved: MiddlewareFunction =
-      binder === undefined
+      binder === noParameters
         ? () => use.call(instance)
         : (req: KilnRequest) => {
             const args = binder(req, strict);

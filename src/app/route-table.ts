@@ -1,6 +1,7 @@
 import type { Binder } from '../binding/binder.js';
 import type { ControllerDeclaration } from '../decorators/controller.js';
 import type { MethodDeclarations } from '../decorators/method-declaration.js';
+import { noParameters } from '../binding/no-parameters.js';
 import { KilnError } from '../kiln-error.js';
 import type { MiddlewareFunction, MiddlewareLike } from '../middleware.js';
 import type { ControllerClass, RouteInfo } from '../router/route-info.js';
@@ -65,9 +66,9 @@ export function buildRouteTable(
         const path = joinRoutePath(declaration.basePath, spec.path);
         routeParamNames(path);
         const where = `${spec.method} ${path} (${name})`;
-        if (method.binder === undefined && handler.length > 0) {
-          throw new KilnError('KILN003', `Route ${where} declares ${handler.length} parameter(s) but has no compiled binder: ${pluginHint}`);
-        }
+        // Every compiled route carries a binder (noParameters when it binds nothing): no guessing from handler.length,
+        // which is 0 for a handler whose parameters all have defaults.
+        if (method.binder === undefined) throw new KilnError('KILN003', `Route ${where} has no compiled binder: ${pluginHint}`);
         const key = `${spec.method} ${routeShape(path)}`;
         const previous = seen.get(key);
         if (previous !== undefined) throw new KilnError('KILN002', `Route ${spec.method} ${path} is declared twice: by ${previous} and by ${name}`);
@@ -79,7 +80,7 @@ export function buildRouteTable(
             name,
             instance,
             handler: handler as CompiledRoute['handler'],
-            binder: method.binder,
+            binder: method.binder === noParameters ? undefined : method.binder,
             status: method.status,
             strict,
             middlewares: Object.freeze([...appChain, ...controllerChain, ...routeChain]),

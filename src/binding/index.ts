@@ -2,6 +2,7 @@
 // writes one straight-line binder per route that calls these small, separately tested helpers.
 export { compiledBinder } from '../decorators/compiled-binder.js';
 export type { Binder } from './binder.js';
+export { noParameters } from './no-parameters.js';
 export { BodyParseError } from '../request/body-parser.js';
 export { HttpError } from '../http-error.js';
 export type { KilnRequest } from '../request/kiln-request.js';

@@ -8,6 +8,7 @@ import { conversionOfType, type DeclaredCheck } from './type-conversion.cjs';
 import { readItems, reconcileItems } from './items-argument.cjs';
 import { lineOf, type Toolkit } from '../toolkit.cjs';
 import { bodyValidationOf, findNonJson, methodTypeOf, parameterTypeQuery, typiaConfigured, typiaEntry } from './body-validation.cjs';
+import { compilerOptionDiagnostics } from './compiler-options.cjs';
 
 /** The analysis of a whole program: what to generate per file, and what is wrong. */
 export interface ProgramModel {
@@ -60,7 +61,7 @@ class Analyser {
       this.#report('generatedCodeError', file.statements[0] ?? file, `analysing this file failed: ${(error as Error).stack ?? error}`);
       return;
     }
-    if (found.ranges.length === 0) return;
+    if (found.ranges.length === 0 && found.methods.length === 0) return;
     this.files.set(file.fileName, {
       fileName: file.fileName, displayName: this.#displayName(file.fileName), methods: found.methods, decoratorRanges: found.ranges,
       references: [...found.references], localReferences: [...found.localReferences],
@@ -84,10 +85,11 @@ class Analyser {
         }
         continue;
       }
-      if (!tsi.isMethodDeclaration(member) || member.parameters.length === 0 || handWritten) continue;
+      if (!tsi.isMethodDeclaration(member) || handWritten) continue;
       const parameters = member.parameters.map((parameter, index) => this.#parameter(parameter, index, bindings[index]!, routes, found.file));
       // Without a single binding there is nothing to compile: the runtime's start-up check (KILN003) applies too.
-      if (bindings.every((list) => list !== 'reported' && list.length === 0)) continue;
+      // A method without parameters is still marked as compiled (`noParameters`), so the runtime can tell it apart.
+      if (parameters.length > 0 && bindings.every((list) => list !== 'reported' && list.length === 0)) continue;
       found.methods.push({
         className: cls.name?.text ?? 'AnonymousClass',
         methodName: member.name.getText(found.file),
@@ -350,5 +352,5 @@ export function analyseProgram(tk: Toolkit): ProgramModel {
   const projectDir = (typeof configFile === 'string' ? configFile.replace(/[\\/][^\\/]*$/, '') : tk.program.getCurrentDirectory()).replace(/\\/g, '/');
   const analyser = new Analyser(tk, projectDir);
   for (const file of ownSourceFiles(tk)) analyser.file(file);
-  return { files: analyser.files, diagnostics: analyser.diagnostics };
+  return { files: analyser.files, diagnostics: [...compilerOptionDiagnostics(tk), ...analyser.diagnostics] };
 }

@@ -20,6 +20,7 @@ export const diagnosticCodes = {
   typiaNotConfigured: { code: 110, title: "a typed @Body needs typia's transformer, and compilerOptions.plugins does not list it" },
   bodyTypeNotNameable: { code: 111, title: "a typed @Body is on a method whose type generated code cannot name from module scope" },
   notJsonInBody: { code: 112, title: 'a @Body type holds a Date (or a bigint, symbol, function, Map, Set...), which a JSON body can never carry' },
+  experimentalDecorators: { code: 130, title: 'tsconfig.json turns on experimentalDecorators; Kiln uses standard (TC39) decorators: remove the option' },
   generatedCodeError: { code: 190, title: 'internal: @kiln/core/transformer failed on this file, or its generated binder does not type-check (a bug; please report it)' },
   typiaNotConfiguredForParameter: { code: 113, title: "a parameter with typia tags or an object type is checked by typia, and compilerOptions.plugins does not list typia's transformer" },
   parameterTypeNotNameable: { code: 114, title: 'a parameter with typia tags or an object type is on a method whose type generated code cannot name from module scope' },
