@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { start, request, requestInProcess, type Reply, type Started } from '../support/server.js';
 import { conversionControllers } from './support/conversion-controllers.js';
 
-type Outcome = { status: 200; value: unknown } | { status: number; message: string } | { status: 200; json: unknown };
+type Outcome = { status: 200; value: unknown } | { status: number; message: string } | { status: 200; json: unknown } | { status: number; startsWith: string };
 interface Case {
   readonly name: string;
   readonly path: string;
@@ -192,8 +192,8 @@ const cases: Case[] = [
   { name: 'Record parameter', path: `/o/record?r=${encodeURIComponent('{"a":1}')}`, lenient: value({ a: 1 }) },
   { name: 'Record parameter of the wrong shape', path: `/o/record?r=${encodeURIComponent('{"a":"1"}')}`, lenient: value(null), strict: bad('Invalid parameter \'r\': r.a expected number, got "1"') },
   {
-    name: 'object parameter: at most ten failures listed', path: `/o/wide?w=${encodeURIComponent('{}')}`, lenient: value(null),
-    strict: bad(`Invalid parameter 'w': ${[...'abcdefghij'].map((k) => `w.${k} expected number, got undefined`).join('; ')}; and 2 more (see data.errors)`),
+    name: 'object parameter: failures bounded as a body\'s (ten listed, the rest counted)', path: `/o/wide?w=${encodeURIComponent('{}')}`, lenient: value(null),
+    strict: { status: 400, startsWith: `Invalid parameter 'w': ${[...'abcdefghij'].map((k) => `w.${k} expected number, got undefined`).join('; ')}; and 2 more` },
   },
 ];
 
@@ -212,6 +212,7 @@ test.after(async () => {
 function check(reply: Reply, expected: Outcome, where: string): void {
   assert.is(reply.status, expected.status, `${where}: status (body ${reply.text})`);
   if ('message' in expected) assert.is(reply.json().message, expected.message, where);
+  else if ('startsWith' in expected) assert.ok(String(reply.json().message).startsWith(expected.startsWith), `${where}: ${reply.text}`);
   else if ('json' in expected) assert.equal(reply.json(), expected.json, where);
   else assert.equal(reply.json().value, expected.value, where);
 }
@@ -219,7 +220,7 @@ function check(reply: Reply, expected: Outcome, where: string): void {
 for (const c of cases) {
   for (const mode of ['lenient', 'strict'] as const) {
     const expected = mode === 'strict' ? (c.strict ?? c.lenient) : c.lenient;
-    const label = 'message' in expected ? `answers ${expected.status}` : 'binds';
+    const label = expected.status !== 200 ? `answers ${expected.status}` : 'binds';
     test(`${mode}: ${c.name} ${label}`, async () => {
       const server = mode === 'strict' ? strict : lenient;
       for (const [transport, reply] of [
