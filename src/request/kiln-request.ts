@@ -1,8 +1,9 @@
 import type { HttpError } from '../http-error.js';
-import { kCloseConnection, kOversizedBody, kReport, kResponseHeaders, kStatus, kTarget } from '../symbols.js';
+import { kCloseConnection, kOversizedBody, kReport, kResponseHeaders, kSerializer, kStatus, kTarget } from '../symbols.js';
 import type { RouteInfo } from '../router/route-info.js';
 import { targetSearch } from '../router/request-target.js';
 import { bodyTooLarge } from './body-limit.js';
+import type { Serializer } from '../response/compiled-serializer.js';
 import { parseCookies } from './cookies.js';
 import { parseQueryString, type QueryValues } from './query-string.js';
 import { parseBodyBytes } from './body-parser.js';
@@ -96,6 +97,8 @@ export abstract class RequestCore implements KilnRequest {
   readonly [kTarget]: string;
   /** Status for a plain return value; set by the dispatcher. */
   [kStatus]: number | undefined = undefined;
+  /** Typed-response serialiser of the handler's value; set by the dispatcher (undefined: JSON.stringify). */
+  [kSerializer]: Serializer | undefined = undefined;
   /** Extra response headers as a flat [name, value, ...] list; see setResponseHeader. */
   [kResponseHeaders]: string[] | undefined = undefined;
   /** Set when the body was not read to its end, so the connection cannot be reused. */

@@ -68,7 +68,7 @@ export function writeValue(req: NodeRequest, value: unknown): void {
   }
   let body: string | undefined;
   try {
-    body = serialize(value);
+    body = serialize(req, value);
   } catch (error) {
     writeError(req, error);
     return;

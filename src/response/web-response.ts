@@ -44,7 +44,7 @@ function headersFor(req: RequestCore, contentType: string | undefined): Headers 
 export function valueToWebResponse(req: RequestCore, value: unknown): Response {
   if (value instanceof Response) return withRecordedHeaders(req, value);
   const status = valueStatus(req, value);
-  const body = serialize(value);
+  const body = serialize(req, value);
   if (body === undefined) return new Response(null, { status, headers: headersFor(req, undefined) });
   return new Response(withoutBody(req, status) ? null : body, { status, headers: headersFor(req, jsonContentType) });
 }
