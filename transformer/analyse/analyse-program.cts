@@ -271,6 +271,11 @@ class Analyser {
         }
         return model;
       }
+      // A string, number, boolean, literal union or enum needs no schema: Kiln checks it itself.
+      const scalar = conversionOfType(this.tk, type, parameter.type);
+      if (scalar.ok && scalar.check === undefined && ['text', 'number', 'boolean', 'enum'].includes(scalar.conversion.kind)) {
+        return { ...model, bodyScalar: scalar.conversion as ParameterModel['bodyScalar'] };
+      }
       const answer = bodyValidationOf(this.tk, parameter, type, key);
       if ('problems' in answer) {
         for (const problem of answer.problems) this.#report(problem.key, problem.node, problem.message);
