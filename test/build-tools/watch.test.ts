@@ -1,8 +1,8 @@
 // Incremental rebuilds follow types in other files: an esbuild context with @kiln/core/esbuild
 // rebuilds after the body interface (src/model.ts) gains a field, and the controller's validator
-// (in src/items-controller.ts, which did not change) enforces the new shape. esbuild reuses a
-// file's last plugin output unless the file or one of its reported watch files changed, so this
-// fails if the plugin does not report the type dependency.
+// (in src/items-controller.ts, which did not change) enforces the new shape. The plugin keeps each
+// file's last output while neither the file nor a file it depends on for types changes, so this
+// fails if that dependency is not tracked (and esbuild or Vite would be handed a stale validator).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, writeFileSync } from 'node:fs';
