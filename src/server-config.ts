@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Injection } from './injection/container.js';
 import type { MiddlewareLike } from './middleware.js';
 import type { KilnRequest } from './request/kiln-request.js';
+import type { TrustProxy } from './request/client-address.js';
 import type { ControllerClass, RouteInfo } from './router/route-info.js';
 
 /** What `createServer` takes. Every key but `controllers` has a default. */
@@ -13,8 +15,8 @@ export interface KilnConfig {
   strictValidation?: boolean;
   /** Largest request body read, in bytes; larger ones answer 413. Default 1 MiB. */
   maxBodySize?: number;
-  /** Trust `X-Forwarded-For` / `X-Real-IP` for `req.ip`. Default true (the spec's rule); set false when not behind a proxy. */
-  trustProxy?: boolean;
+  /** Which proxies report the client address for `req.ip` (and the rate limiter's key): see `TrustProxy`. Default true (the spec's rule). */
+  trustProxy?: TrustProxy;
   /** Called once for every error that is not an `HttpError` (the client gets a bare 500). Default: console.error. */
   onError?: (error: unknown, req: KilnRequest) => void;
   /** Longest request target (path + query) in bytes; longer ones answer 414. Default 8 KiB. */
@@ -29,6 +31,11 @@ export interface KilnConfig {
   keepAliveTimeout?: number;
   /** Milliseconds `close()` lets in-flight requests finish before cutting their connections. Default 10 000. */
   shutdownTimeout?: number;
+  /**
+   * Values for `@Inject(token)` parameters, and replacements for services: `{ token, provide }` or
+   * `{ token, factory }` (sync or async, called once at start-up). See "Dependency injection".
+   */
+  injections?: Injection[];
 }
 
 /** What `createServer` returns. */
@@ -41,6 +48,6 @@ export interface KilnServer {
   fetch(request: Request): Promise<Response>;
   /** The static route table. */
   readonly routes: readonly RouteInfo[];
-  /** Stops accepting connections, lets in-flight requests finish (up to `shutdownTimeout`), then resolves. */
+  /** Stops accepting connections, lets in-flight requests finish (up to `shutdownTimeout`), runs every service's `onClose()`, then resolves. */
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { bodyTooLarge } from './body-limit.js';
 import { parseCookies } from './cookies.js';
 import { parseQueryString, type QueryValues } from './query-string.js';
 import { parseBodyBytes } from './body-parser.js';
+import { clientAddress, type ProxyTrust } from './client-address.js';
 
 /**
  * The request handed to middlewares, `@Req()` and custom parameter decorators: a web-standard
@@ -42,9 +43,10 @@ export interface KilnRequest extends Request {
   readonly hostname: string;
   readonly protocol: 'http' | 'https';
   /**
-   * The client address: the first address of `X-Forwarded-For`, else `X-Real-IP` (both only
-   * with `trustProxy`, the default), else the socket's remote address. `undefined` for an
-   * in-process `app.fetch` request without those headers.
+   * The client address as the server's `trustProxy` says (default: the first address of
+   * `X-Forwarded-For`, else `X-Real-IP`, else the socket's remote address), canonical: no port,
+   * brackets or zone, IPv4-mapped IPv6 as IPv4, IPv6 compressed lower-case. `undefined` for an
+   * in-process `app.fetch` request without a usable proxy header.
    */
   readonly ip: string | undefined;
   /** The socket's remote address, whatever the headers say; `undefined` for an in-process `app.fetch` request. */
@@ -68,7 +70,7 @@ export interface KilnRequest extends Request {
 /** What the server tells every request it creates. */
 export interface RequestOptions {
   readonly maxBodySize: number;
-  readonly trustProxy: boolean;
+  readonly trustProxy: ProxyTrust;
   /** The server's `onError`, guarded: called once for an error that is not an `HttpError`. */
   readonly report: (error: unknown, req: KilnRequest) => void;
 }
@@ -134,17 +136,7 @@ export abstract class RequestCore implements KilnRequest {
   }
 
   get ip(): string | undefined {
-    if (this.options.trustProxy) {
-      const forwarded = this.headers.get('x-forwarded-for');
-      if (forwarded) {
-        const comma = forwarded.indexOf(',');
-        const first = (comma === -1 ? forwarded : forwarded.slice(0, comma)).trim();
-        if (first) return first;
-      }
-      const realIp = this.headers.get('x-real-ip')?.trim();
-      if (realIp) return realIp;
-    }
-    return this.socketAddress();
+    return clientAddress(this.options.trustProxy, this.headers, this.socketAddress());
   }
 
   get remoteAddress(): string | undefined {

@@ -68,7 +68,7 @@ export function compileProgram(
     originalTexts.set(text, original.text);
     plans.set(fileName, {
       generatedStart: original.text.length, binders: generated.binders, localReferences: new Set(fileModel.localReferences),
-      validatorSites: generated.validatorSites,
+      validatorSites: generated.validatorSites, dependencyLists: generated.dependencyLists,
     });
   }
 
