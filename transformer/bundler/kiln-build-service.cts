@@ -107,10 +107,10 @@ export class KilnBuildService {
     })!;
     this.#configErrors = parsed.errors.map((d) => this.#message(d));
     const kilnEntry = pluginEntries(parsed.options).find((entry) => typeof entry.transform === 'string' && kilnTransform.test(entry.transform));
-    this.#config = {
-      disable: options.disable ?? (kilnEntry?.['disable'] as string[] | undefined),
-      bindingModule: options.bindingModule ?? (kilnEntry?.['bindingModule'] as string | undefined),
-    };
+    // The tsconfig plugin entry's options (disable, bindingModule, typedResponses, ...), then the plugin's own.
+    const { tsconfig: _tsconfig, ...pluginOptions } = options;
+    const { transform: _transform, transformProgram: _transformProgram, ...entryOptions } = kilnEntry ?? {};
+    this.#config = { ...(entryOptions as KilnTransformerConfig), ...pluginOptions };
     this.#options = emitOptions(tsi, parsed.options);
     this.#rootNames = new Set(parsed.fileNames);
     this.#typia = typiaConfigured(parsed.options) ? typiaTransformOf(projectRequire) : undefined;
