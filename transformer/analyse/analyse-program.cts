@@ -415,13 +415,16 @@ function isModuleScope(tsi: typeof ts, declaration: ts.Node): boolean {
   return true;
 }
 
-/** Finds every Kiln-decorated method of the program and analyses its parameters into plain data. */
-export function analyseProgram(tk: Toolkit): ProgramModel {
+/**
+ * Finds every Kiln-decorated method of the program and analyses its parameters into plain data;
+ * with `only`, the methods of those files (KILN105 then compares routes within them only).
+ */
+export function analyseProgram(tk: Toolkit, only?: ReadonlySet<string>): ProgramModel {
   const options = tk.program.getCompilerOptions();
   const configFile = options['configFilePath'];
   const projectDir = (typeof configFile === 'string' ? configFile.replace(/[\\/][^\\/]*$/, '') : tk.program.getCurrentDirectory()).replace(/\\/g, '/');
   const analyser = new Analyser(tk, projectDir);
-  for (const file of ownSourceFiles(tk)) analyser.file(file);
+  for (const file of ownSourceFiles(tk)) if (only === undefined || only.has(file.fileName)) analyser.file(file);
   analyser.injection.reportCycles();
   return { files: analyser.files, diagnostics: [...compilerOptionDiagnostics(tk), ...analyser.diagnostics] };
 }
