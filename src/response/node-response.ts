@@ -1,11 +1,10 @@
 import type { ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { kCloseConnection, kReport, kResponseHeaders } from '../symbols.js';
 import type { NodeRequest } from '../request/node-request.js';
 import { errorOutcome } from './error-body.js';
 import { jsonContentType, serialize, valueStatus } from './json-body.js';
 import { withRecordedHeaders } from './web-response.js';
+import { copyWebStream } from './web-stream-copy.js';
 
 function appendRecorded(req: NodeRequest, headers: string[]): string[] {
   const recorded = req[kResponseHeaders];
@@ -39,7 +38,7 @@ async function writeWebResponse(req: NodeRequest, response: Response): Promise<v
     return;
   }
   try {
-    await pipeline(Readable.fromWeb(body as import('node:stream/web').ReadableStream), res);
+    await copyWebStream(body, res);
   } catch (error) {
     // Headers are already sent: the only honest signal left is to cut the connection.
     if (!res.destroyed) res.destroy();
