@@ -29,3 +29,7 @@ export { canonicalAddress, type TrustProxy } from './request/client-address.js';
 export { HttpCode } from './http-code.js';
 export { HttpError } from './http-error.js';
 export { KilnError, runtimeErrorCodes, type RuntimeErrorCode } from './kiln-error.js';
+export { Injectable, Inject, Scope, type InjectionBinding, type InjectableDecorator } from './injection/decorators.js';
+export { Scopes, type Scope as InjectionScope } from './injection/scopes.js';
+export { InjectionToken } from './injection/injection-token.js';
+export type { Injection } from './injection/container.js';

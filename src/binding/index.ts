@@ -2,6 +2,8 @@
 // writes one straight-line binder per route that calls these small, separately tested helpers.
 export { compiledBinder } from '../decorators/compiled-binder.js';
 export type { Binder } from './binder.js';
+export { injectionPlan } from '../injection/decorators.js';
+export type { DependencyPlan } from '../injection/dependency.js';
 export { noParameters } from './no-parameters.js';
 export { compiledSerializer, type Serializer } from '../response/compiled-serializer.js';
 export { BodyParseError } from '../request/body-parser.js';

@@ -76,7 +76,7 @@ export function compileProgram(tsi: typeof ts, program: ts.Program, host: ts.Com
     plans.set(fileName, {
       generatedStart: original.text.length, binders: generated.binders, localReferences: new Set(fileModel.localReferences),
       validatorSites: serialized === undefined ? generated.validatorSites : new Map([...generated.validatorSites, ...serialized.sites]),
-      serializers: serialized?.serializers,
+      serializers: serialized?.serializers, dependencyLists: generated.dependencyLists,
     });
   }
 
@@ -149,5 +149,5 @@ export function transformProgram(
 
 /** The model of a file whose only Kiln code is typed responses: no binders, nothing blanked. */
 function emptyFileModel(fileName: string): FileModel {
-  return { fileName, displayName: fileName, methods: [], decoratorRanges: [], references: [], localReferences: [] };
+  return { fileName, displayName: fileName, methods: [], decoratorRanges: [], references: [], localReferences: [], injections: [] };
 }
