@@ -5,6 +5,7 @@ import { errorOutcome } from './error-body.js';
 import { jsonContentType, serialize, valueStatus } from './json-body.js';
 import { withRecordedHeaders } from './web-response.js';
 import { copyWebStream } from './web-stream-copy.js';
+import { responseSource } from './response-source.js';
 
 function appendRecorded(req: NodeRequest, headers: string[]): string[] {
   const recorded = req[kResponseHeaders];
@@ -30,11 +31,17 @@ async function writeWebResponse(req: NodeRequest, response: Response): Promise<v
   });
   for (const cookie of merged.headers.getSetCookie()) headers.push('set-cookie', cookie);
   if (req[kCloseConnection]) headers.push('connection', 'close');
+  const source = responseSource(merged);
+  if (source !== undefined && !merged.headers.has('content-length')) headers.push('content-length', String(Buffer.byteLength(source)));
   res.writeHead(merged.status, headers);
   const body = merged.body;
   if (body === null || req.method === 'HEAD' || merged.status === 204 || merged.status === 304) {
     res.end();
     if (body !== null) body.cancel().catch(() => {});
+    return;
+  }
+  if (source !== undefined) {
+    res.end(source);
     return;
   }
   try {

@@ -27,6 +27,10 @@ class StreamController {
     return new Response(body, { headers: { 'content-type': 'application/octet-stream' } });
   }
 
+  @Get('/text') text() {
+    return new Response('id,name\n1,Ada — café\n', { headers: { 'content-type': 'text/csv; charset=utf-8' } });
+  }
+
   @Get('/endless') endless() {
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -62,6 +66,19 @@ test('a 10 MiB streamed body arrives whole and in order, read slowly by the clie
   assert.is(bytes.length, chunkSize * chunks);
   for (let i = 0; i < chunks; i++) assert.is(bytes[i * chunkSize], i % 256, `chunk ${i}`);
   assert.equal(reported, []);
+});
+
+test('a Response built from a string is sent in one piece with its Content-Length; a stream body is chunked', async () => {
+  const text = await fetch(`${server.base}/stream/text`);
+  assert.is(text.status, 200);
+  assert.is(text.headers.get('content-type'), 'text/csv; charset=utf-8');
+  assert.is(text.headers.get('content-length'), String(Buffer.byteLength('id,name\n1,Ada — café\n')));
+  assert.is(await text.text(), 'id,name\n1,Ada — café\n');
+  const head = await fetch(`${server.base}/stream/text`, { method: 'HEAD' });
+  assert.is(head.headers.get('content-length'), String(Buffer.byteLength('id,name\n1,Ada — café\n')));
+  const streamed = await fetch(`${server.base}/stream/large`);
+  assert.is(streamed.headers.get('transfer-encoding'), 'chunked');
+  await streamed.arrayBuffer();
 });
 
 test('a client that goes away mid-stream cancels the source stream; nothing is reported', async () => {
