@@ -38,7 +38,9 @@ if (cluster.isPrimary) {
   let redis: Redis | undefined;
   if (storeKind === 'redis') {
     redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-    store = new RedisStore({ client: redis, prefix: process.env.RL_PREFIX ?? 'kiln-cluster-example:' });
+    // Under a burst a Redis answer can take longer than the default 200 ms, and the store then fails open:
+    // REDIS_TIMEOUT_MS lets a load test wait instead.
+    store = new RedisStore({ client: redis, prefix: process.env.RL_PREFIX ?? 'kiln-cluster-example:', timeoutMs: Number(process.env.REDIS_TIMEOUT_MS ?? 200) });
   } else {
     store = new MemoryStore();
   }

@@ -17,7 +17,7 @@ test('the node:cluster example builds with tspc', () => {
 
 async function startExample(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; workers: number[] }> {
   const child = spawn(process.execPath, [`${exampleDir}dist/cluster.js`], {
-    env: { ...process.env, PORT: '0', WORKERS: '2', MAX: '50', WINDOW_MS: '60000', REDIS_URL: redisUrl, RL_PREFIX: prefix, ...env },
+    env: { ...process.env, PORT: '0', WORKERS: '2', MAX: '50', WINDOW_MS: '60000', REDIS_URL: redisUrl, RL_PREFIX: prefix, REDIS_TIMEOUT_MS: '10000', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
@@ -28,10 +28,11 @@ async function startExample(env: Record<string, string>): Promise<{ child: Child
 
 /** 500 concurrent requests; per worker (from its x-worker header): requests served and passed. */
 async function burst(base: string) {
-  const replies = await Promise.all(Array.from({ length: 500 }, () => fetch(`${base}/ping`).then(async (r) => { await r.arrayBuffer(); return { status: r.status, worker: r.headers.get('x-worker') }; })));
+  const replies = await Promise.all(Array.from({ length: 500 }, () => fetch(`${base}/ping`).then(async (r) => { await r.arrayBuffer(); return { status: r.status, worker: r.headers.get('x-worker'), counted: r.headers.get('ratelimit-limit') === '50' }; })));
   const byWorker = new Map<string, { served: number; passed: number }>();
   for (const reply of replies) {
     assert.ok(reply.status === 200 || reply.status === 429, `status ${reply.status}`);
+    assert.ok(reply.counted, 'every request was counted (none let through uncounted by a Redis timeout)');
     const entry = byWorker.get(reply.worker!) ?? { served: 0, passed: 0 };
     entry.served++;
     if (reply.status === 200) entry.passed++;

@@ -36,7 +36,7 @@ async function keysPerNode(ports: number[], prefix: string): Promise<number[]> {
 
 /** The clients' shared checks: limits per key exact under concurrency, keys spread over all masters, NOSCRIPT recovered on every node. */
 async function clusterChecks(client: RedisClientLike, flushScripts: () => Promise<unknown>, prefix: string) {
-  const store = new RedisStore({ client, prefix, timeoutMs: 2000, failOpen: false });
+  const store = new RedisStore({ client, prefix, timeoutMs: 10_000, failOpen: false });
   const s = await serve(store, 3);
   try {
     // 30 clients × 5 concurrent requests each: exactly 3 pass per client

@@ -244,7 +244,7 @@ redisTest('a command that timed out while Redis was paused (CLIENT PAUSE) is nev
 });
 
 redisTest('200 concurrent requests against max 50 (RedisStore): exactly 50 pass', async () => {
-  const s = await serve({ max: 50, windowMs: 10_000, store: new RedisStore({ client: client!, prefix: `${prefix}burst:` }) });
+  const s = await serve({ max: 50, windowMs: 10_000, store: new RedisStore({ client: client!, prefix: `${prefix}burst:`, timeoutMs: 10_000 }) });
   const statuses = await Promise.all(Array.from({ length: 200 }, () => fetch(`${s.base}/ping`).then(async (r) => { await r.arrayBuffer(); return r.status; })));
   const passed = statuses.filter((status) => status === 200).length;
   const refused = statuses.filter((status) => status === 429).length;
