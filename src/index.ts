@@ -6,10 +6,11 @@ export { Get, Post, Put, Delete, Patch, type RouteDecorator } from './decorators
 export { HttpStatus } from './decorators/http-status.js';
 export { Middleware } from './decorators/middleware.js';
 export { compiledBinder } from './decorators/compiled-binder.js';
+export { noParameters } from './binding/no-parameters.js';
 export type { KilnDecorator } from './decorators/kiln-decorator.js';
 export {
   Body, Param, Query, Header, Req, routeRequestParamDecorator,
-  type ParameterBinding, type ParameterItems, type ParameterSource,
+  type ParameterBinding, type ParameterItems, type ParameterSource, type KilnRequestProperty,
 } from './decorators/parameters.js';
 export type { Binder } from './binding/binder.js';
 
@@ -20,9 +21,15 @@ export type { ControllerClass, RouteInfo } from './router/route-info.js';
 export type { KilnRequest } from './request/kiln-request.js';
 export type { QueryValues } from './request/query-string.js';
 export type { MiddlewareFunction, MiddlewareClass, MiddlewareLike } from './middleware.js';
+export { cors } from './middlewares/cors.js';
+export type { CorsOptions, CorsOrigin } from './middlewares/cors-options.js';
 export { canonicalAddress, type TrustProxy } from './request/client-address.js';
 
 // Answering and failing
 export { HttpCode } from './http-code.js';
 export { HttpError } from './http-error.js';
 export { KilnError, runtimeErrorCodes, type RuntimeErrorCode } from './kiln-error.js';
+export { Injectable, Inject, Scope, type InjectionBinding, type InjectableDecorator } from './injection/decorators.js';
+export { Scopes, type Scope as InjectionScope } from './injection/scopes.js';
+export { InjectionToken } from './injection/injection-token.js';
+export type { Injection } from './injection/container.js';

@@ -6,7 +6,7 @@
 export const runtimeErrorCodes = {
   KILN001: 'a class listed in `controllers` is not decorated with `@Controller(basePath)`',
   KILN002: 'the same method and path is declared by two handlers',
-  KILN003: 'a handler or middleware `use` declares parameters but has no compiled binder: @kiln/core/transformer did not run on its file',
+  KILN003: 'a route handler or middleware `use` has no compiled binder: @kiln/core/transformer did not compile its file',
   KILN004: 'a class middleware is not marked with `@Middleware()`',
   KILN005: 'a middleware is neither a function nor a class with a `use` method',
   KILN006: 'a route path has a malformed or repeated `:parameter`',
@@ -15,6 +15,8 @@ export const runtimeErrorCodes = {
   KILN009: 'a Kiln parameter decorator was called at run time: @kiln/core/transformer did not compile its file',
   KILN010: 'a class given as a middleware has no `use` method',
   KILN011: '`cors(options)` got an invalid option',
+  KILN020: 'dependency injection cannot be wired: a token nobody registered, a class that is neither `@Injectable()` nor registered, a cycle, a factory that threw, or a class compiled without the transformer (one error lists every problem)',
+  KILN021: 'an async `factory` in `injections` rejected, so the application could not start (`listen` rejects)',
   KILN070: 'the `trustProxy` setting is not a boolean, a hop count or a list of addresses/CIDR ranges',
 } as const;
 

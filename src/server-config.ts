@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Injection } from './injection/container.js';
 import type { MiddlewareLike } from './middleware.js';
 import type { KilnRequest } from './request/kiln-request.js';
 import type { TrustProxy } from './request/client-address.js';
@@ -30,6 +31,11 @@ export interface KilnConfig {
   keepAliveTimeout?: number;
   /** Milliseconds `close()` lets in-flight requests finish before cutting their connections. Default 10 000. */
   shutdownTimeout?: number;
+  /**
+   * Values for `@Inject(token)` parameters, and replacements for services: `{ token, provide }` or
+   * `{ token, factory }` (sync or async, called once at start-up). See "Dependency injection".
+   */
+  injections?: Injection[];
 }
 
 /** What `createServer` returns. */
@@ -42,6 +48,6 @@ export interface KilnServer {
   fetch(request: Request): Promise<Response>;
   /** The static route table. */
   readonly routes: readonly RouteInfo[];
-  /** Stops accepting connections, lets in-flight requests finish (up to `shutdownTimeout`), then resolves. */
+  /** Stops accepting connections, lets in-flight requests finish (up to `shutdownTimeout`), runs every service's `onClose()`, then resolves. */
   close(): Promise<void>;
 }

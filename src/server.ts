@@ -9,7 +9,10 @@ import type { KilnRequest, RequestOptions } from './request/kiln-request.js';
 import { NodeRequest } from './request/node-request.js';
 import { compileTrustProxy } from './request/client-address.js';
 import { answerClientError } from './response/client-error.js';
+import { errorBody } from './response/error-body.js';
 import { writeError, writeValue } from './response/node-response.js';
+import { Container } from './injection/container.js';
+import type { RouteInfo } from './router/route-info.js';
 import { errorToWebResponse, finalWebResponse, valueToWebResponse } from './response/web-response.js';
 import type { KilnConfig, KilnServer } from './server-config.js';
 
@@ -47,16 +50,39 @@ export function createServer(config: KilnConfig): KilnServer {
     throw new KilnError('KILN007', 'createServer(config) needs { controllers: [...] }');
   }
   const options = requestOptions(config);
-  const table = buildRouteTable(config.controllers, config.middlewares ?? [], config.strictValidation ?? false);
-  const pipeline = new RequestPipeline(table, config.maxUrlLength ?? defaultMaxUrlLength);
-  const routes = Object.freeze(table.routes.map((route) => route.info));
+  // Services, controllers and class middlewares are created here, once, with their dependencies;
+  // with an async factory, once its value exists (listen() and fetch() wait for it).
+  const container = new Container(config.injections ?? []);
+  let pipeline: RequestPipeline | undefined;
+  let routes: readonly RouteInfo[] = Object.freeze([]);
+  const assemble = (): void => {
+    const table = buildRouteTable(config.controllers, config.middlewares ?? [], config.strictValidation ?? false, container);
+    container.assertResolved();
+    pipeline = new RequestPipeline(table, config.maxUrlLength ?? defaultMaxUrlLength);
+    routes = Object.freeze(table.routes.map((route) => route.info));
+  };
+  const factories = container.runFactories();
+  if (factories === undefined) assemble();
+  let started = false;
+  const ready = (factories === undefined ? container.init() : factories.then(assemble).then(() => container.init())).then(() => {
+    started = true;
+  });
+  // A failed start is reported by listen() and fetch(), never as an unhandled rejection.
+  ready.catch(() => {});
 
   // hot path: a request from a socket, through the pipeline, written straight to the socket
   const handler = (incoming: IncomingMessage, response: ServerResponse): void => {
+    if (!started) {
+      ready.then(
+        () => handler(incoming, response),
+        () => response.writeHead(503, { 'content-type': 'application/json; charset=utf-8' }).end(errorBody(503, 'The application failed to start')),
+      );
+      return;
+    }
     const req = new NodeRequest(incoming, response, options);
     let result: unknown;
     try {
-      result = pipeline.handle(req);
+      result = pipeline!.handle(req);
     } catch (error) {
       writeError(req, error);
       return;
@@ -73,9 +99,10 @@ export function createServer(config: KilnConfig): KilnServer {
 
   // the same pipeline in process: a web Request in, a web Response out
   const fetch = async (request: Request): Promise<Response> => {
+    if (!started) await ready;
     const req = new FetchRequest(request, options);
     try {
-      return finalWebResponse(req, valueToWebResponse(req, await pipeline.handle(req)));
+      return finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req)));
     } catch (error) {
       return errorToWebResponse(req, error);
     }
@@ -87,9 +114,13 @@ export function createServer(config: KilnConfig): KilnServer {
   return Object.freeze({
     handler,
     fetch,
-    routes,
-    listen(port = 3000, host?: string) {
-      if (server !== undefined) return Promise.reject(new Error('This Kiln server is already listening'));
+    get routes() {
+      return routes;
+    },
+    async listen(port = 3000, host?: string) {
+      if (server !== undefined) throw new Error('This Kiln server is already listening');
+      await ready;
+      if (server !== undefined) throw new Error('This Kiln server is already listening');
       const headersTimeout = config.headersTimeout ?? 10_000;
       const created = http.createServer(
         {
@@ -114,7 +145,7 @@ export function createServer(config: KilnConfig): KilnServer {
       });
     },
     close() {
-      if (server === undefined) return Promise.resolve();
+      if (server === undefined) return (closing ??= container.close());
       const closingServer = server;
       closing ??= new Promise<void>((resolve) => {
         // Idle keep-alive connections are closed at once and again as in-flight ones finish;
@@ -129,7 +160,7 @@ export function createServer(config: KilnConfig): KilnServer {
           resolve();
         });
         closingServer.closeIdleConnections();
-      });
+      }).then(() => container.close());
       return closing;
     },
   });

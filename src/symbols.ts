@@ -10,6 +10,10 @@ export const kController = Symbol('kiln.controller');
 export const kMethods = Symbol('kiln.methods');
 /** Marks a class-based middleware. */
 export const kMiddleware = Symbol('kiln.middleware');
+/** Marks an `@Injectable()` service. */
+export const kInjectable = Symbol('kiln.injectable');
+/** A class's dependency plan (a function), written by the transformer. */
+export const kDependencies = Symbol('kiln.dependencies');
 
 /** Request internals read by the response writers. */
 export const kStatus = Symbol('kiln.status');

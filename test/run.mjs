@@ -51,7 +51,8 @@ function runSuite(file) {
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    // A hang guard, not a time limit: the consumer suite (npm pack, npm install, tspc) needs minutes on a loaded machine.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 600_000);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       const text = output.replace(ansi, '');

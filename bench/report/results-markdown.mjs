@@ -4,6 +4,7 @@
 import { scenarios } from '../http/scenarios.mjs';
 import { servers, baseline } from '../http/servers.mjs';
 import { cpuRatio, httpRows, roundRatio } from './http-summary.mjs';
+import { injectionStartMarkdown } from '../injection-start/injection-start.bench.mjs';
 
 const serverNames = servers.map((server) => server.name);
 const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
@@ -187,6 +188,7 @@ export function resultsMarkdown(results) {
   if (results.binding) lines.push(...bindingSection(results.binding));
   if (results.inProcess) lines.push(...inProcessSection(results.inProcess, results.http));
   if (results.coldStart) lines.push(...coldStartSection(results.coldStart));
+  lines.push(...injectionStartMarkdown(results.injectionStart));
   lines.push(...buildSection(results.build ?? { pending: 'not run' }));
   lines.push('Rerun: `npm run bench` (all parts) or `npm run bench -- binding|in-process|http|cold-start|build` (one part; the others keep their last results); `npm run bench -- report` rewrites this file from the last results.', '');
   return lines.join('\n');

@@ -1,6 +1,8 @@
-import type { Binder } from '../binding/binder.js';
+import type { Binder, RouteBinder } from '../binding/binder.js';
+import type { Container } from '../injection/container.js';
 import type { ControllerDeclaration } from '../decorators/controller.js';
 import type { MethodDeclarations } from '../decorators/method-declaration.js';
+import { noParameters } from '../binding/no-parameters.js';
 import { KilnError } from '../kiln-error.js';
 import type { MiddlewareFunction, MiddlewareLike } from '../middleware.js';
 import type { ControllerClass, RouteInfo } from '../router/route-info.js';
@@ -17,7 +19,8 @@ export interface CompiledRoute {
   readonly name: string;
   readonly instance: object;
   readonly handler: (...args: unknown[]) => unknown;
-  readonly binder: Binder | undefined;
+  /** The compiled binder, with the handler's injected values (resolved once) bound in. */
+  readonly binder: RouteBinder | undefined;
   readonly status: number | undefined;
   readonly strict: boolean;
   /** Application, then controller, then route middlewares. */
@@ -31,6 +34,12 @@ export interface RouteTable {
   readonly appChain: readonly MiddlewareFunction[];
 }
 
+/** The binder a route calls per request: the compiled one, given the handler's injected values. */
+function routeBinder(binder: Binder | undefined, injected: readonly unknown[] | undefined): RouteBinder | undefined {
+  if (binder === undefined || injected === undefined) return binder as RouteBinder | undefined;
+  return (req, strict) => binder(req, strict, injected);
+}
+
 /**
  * Reads the decorators' metadata of every controller into compiled routes. Everything that can
  * be wrong with a declaration is found here, at start-up, with a message that says what to change.
@@ -39,8 +48,9 @@ export function buildRouteTable(
   controllers: readonly ControllerClass[],
   appMiddlewares: readonly MiddlewareLike[],
   strict: boolean,
+  container: Container,
 ): RouteTable {
-  const resolver = new MiddlewareResolver(strict);
+  const resolver = new MiddlewareResolver(strict, container);
   const appChain = Object.freeze(appMiddlewares.map((m, i) => resolver.resolve(m, `middlewares[${i}]`)));
   const routes: CompiledRoute[] = [];
   const seen = new Map<string, string>();
@@ -53,7 +63,7 @@ export function buildRouteTable(
       throw new KilnError('KILN001', `${describe(controller)} is listed in controllers but is not decorated with @Controller(basePath)`);
     }
     const controllerChain = declaration.middlewares.map((m, i) => resolver.resolve(m, `@Controller of ${controller.name}, middleware ${i}`));
-    const instance = new (controller as new () => object)();
+    const instance = container.instanceOf(controller);
     const methods: MethodDeclarations = (metadata[kMethods] as MethodDeclarations | undefined) ?? new Map();
 
     for (const [methodName, method] of methods) {
@@ -65,9 +75,9 @@ export function buildRouteTable(
         const path = joinRoutePath(declaration.basePath, spec.path);
         routeParamNames(path);
         const where = `${spec.method} ${path} (${name})`;
-        if (method.binder === undefined && handler.length > 0) {
-          throw new KilnError('KILN003', `Route ${where} declares ${handler.length} parameter(s) but has no compiled binder: ${pluginHint}`);
-        }
+        // Every compiled route carries a binder (noParameters when it binds nothing): no guessing from handler.length,
+        // which is 0 for a handler whose parameters all have defaults.
+        if (method.binder === undefined) throw new KilnError('KILN003', `Route ${where} has no compiled binder: ${pluginHint}`);
         const key = `${spec.method} ${routeShape(path)}`;
         const previous = seen.get(key);
         if (previous !== undefined) throw new KilnError('KILN002', `Route ${spec.method} ${path} is declared twice: by ${previous} and by ${name}`);
@@ -79,7 +89,7 @@ export function buildRouteTable(
             name,
             instance,
             handler: handler as CompiledRoute['handler'],
-            binder: method.binder,
+            binder: method.binder === noParameters ? undefined : routeBinder(method.binder, container.handlerValues(controller, String(methodName))),
             status: method.status,
             strict,
             middlewares: Object.freeze([...appChain, ...controllerChain, ...routeChain]),

@@ -2,6 +2,9 @@
 // writes one straight-line binder per route that calls these small, separately tested helpers.
 export { compiledBinder } from '../decorators/compiled-binder.js';
 export type { Binder } from './binder.js';
+export { injectionPlan } from '../injection/decorators.js';
+export type { DependencyPlan } from '../injection/dependency.js';
+export { noParameters } from './no-parameters.js';
 export { BodyParseError } from '../request/body-parser.js';
 export { HttpError } from '../http-error.js';
 export type { KilnRequest } from '../request/kiln-request.js';
@@ -16,3 +19,5 @@ export { toJson, toJsonArray, parseJson } from './to-json.js';
 export { toEnum, toEnumArray, parseEnum } from './to-enum.js';
 export { readBody, bodyField, requiredBody } from './body.js';
 export { validateBody, allBodiesValid, bodyValidationError, type BodyValidator, type BodyValidationError } from './validate-body.js';
+export { toTagged, toTaggedArray, parseText, type ParseText } from './to-tagged.js';
+export { toCheckedJson, toCheckedJsonArray, parameterValidationError } from './to-checked-json.js';

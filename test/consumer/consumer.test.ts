@@ -12,6 +12,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { linkTree } from './support/link-tree.js';
 import { readmeBlock, readmeBlocks } from './support/readme-blocks.js';
 import { runCommand, runScript } from './support/run-command.js';
 import { startApp, type StartedApp } from './support/started-app.js';
@@ -71,7 +72,11 @@ test('README step 1: npm pack, in a copy of the working tree without dist/, buil
     cpSync(join(root, file), join(clone, file));
   }
   assert.not.ok(existsSync(join(clone, 'dist')));
-  const pack = await runScript(readmeBlock(blocks, 'pack'), workDir);
+  // `npm ci` installs this checkout's lockfile, which gave this checkout its node_modules: the
+  // test links those files instead of spending some 15 s of CPU on installing them again (.ci/run
+  // runs npm ci from scratch). A link, not a symlink: real paths stay inside the clone.
+  linkTree(join(root, 'node_modules'), join(clone, 'node_modules'));
+  const pack = await runScript(withoutLines(readmeBlock(blocks, 'pack'), ['npm ci']), workDir);
   assert.is(pack.exitCode, 0, pack.output);
 
   const core = tarballFiles(join(clone, 'kiln-core-0.1.0.tgz'));
@@ -148,10 +153,9 @@ test("the project's own tsserver loads @kiln/core/transformer/editor: no TS1206,
   assert.match(diagnostics[0]!.text, "KILN101: @Param('nope') but the route GET /notes/:id declares no ':nope'");
 });
 
-test("@kiln/rate-limit's types resolve against the installed @kiln/core with skipLibCheck off", async () => {
-  const shown = await runCommand(join(project, 'node_modules', '.bin', 'tspc'), ['-p', '.', '--showConfig'], project);
-  assert.is(shown.exitCode, 0, shown.output);
-  assert.is.not(JSON.parse(shown.output).compilerOptions.skipLibCheck, true);
+test("@kiln/rate-limit's types resolve against the installed @kiln/core with skipLibCheck off", () => {
+  // The README's tsconfig.json extends nothing: skipLibCheck is off unless it says otherwise.
+  assert.not.match(readmeBlock(blocks, 'tsconfig.json'), /skipLibCheck|extends/);
   // The build above compiled test/probe.ts, whose type equalities fail if KilnRequest came back as any.
   assert.ok(existsSync(join(project, 'dist', 'test', 'probe.js')));
   const options = readFileSync(join(project, 'node_modules', '@kiln', 'rate-limit', 'dist', 'rate-limit-options.d.ts'), 'utf8');

@@ -80,6 +80,19 @@ test('KILN112 names the path of the Date (or bigint, function...) and suggests a
   assert.match(compiled.output, 'KILN111: @Body() event: { title: string } cannot be validated: its class Local is declared inside a function or block');
 });
 
+test('KILN112 reports every non-JSON place of one body in the same build', async () => {
+  const { reported } = await compile('diagnostics');
+  assert.equal(reported.filter((r) => r.line === 31).map((r) => r.message), [
+    "KILN112: JSON cannot carry a bigint: 'id' in @Body() counter: { id: bigint; onChange?: () => void } is a bigint, which a request body can never carry; declare the JSON form (a string, a number, an array or a plain object) and convert it in the handler",
+    "KILN112: JSON cannot carry a function: 'onChange' in @Body() counter: { id: bigint; onChange?: () => void } is a function, which a request body can never carry; declare the JSON form (a string, a number, an array or a plain object) and convert it in the handler",
+  ]);
+});
+
+test('KILN114: a tagged parameter on a method module scope cannot name', async () => {
+  const { compiled } = await compile('diagnostics');
+  assert.match(compiled.output, "KILN114: @Query('n') n: number & tags.Minimum<1> cannot be checked against its typia tags (Minimum<1>): its class Local is declared inside a function or block");
+});
+
 test('a CommonJS module validates its typed body, requiring only typia helpers', async () => {
   const { compiled } = await compile('commonjs');
   assert.is(compiled.exitCode, 0, compiled.output);

@@ -1,13 +1,17 @@
 import type * as ts from 'typescript';
 import { kilnDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
-import type { Conversion, FileModel, MethodModel, ParameterModel, RouteModel } from './model.cjs';
+import type { Conversion, FileModel, MethodModel, ParameterCheck, ParameterModel, RouteModel } from './model.cjs';
 import { recogniseBinding, type RecognisedBinding } from '../find/parameter-recognition.cjs';
 import { recogniseKilnDecorator } from '../find/route-recognition.cjs';
 import { joinRoutePath, routeParamNames, routeShape } from './route-path.cjs';
-import { conversionOfType } from './type-conversion.cjs';
+import { conversionOfType, type DeclaredCheck } from './type-conversion.cjs';
 import { readItems, reconcileItems } from './items-argument.cjs';
 import { lineOf, type Toolkit } from '../toolkit.cjs';
-import { bodyValidationOf } from './body-validation.cjs';
+import { bodyValidationOf, findNonJson, methodTypeOf, parameterTypeQuery, typiaConfigured, typiaEntry } from './body-validation.cjs';
+import { compilerOptionDiagnostics } from './compiler-options.cjs';
+import { recogniseInjection, type RecognisedInjection } from '../find/injection-recognition.cjs';
+import { InjectionAnalyser } from './injection.cjs';
+import type { ClassInjectionModel, DependencyModel } from './model.cjs';
 
 /** The analysis of a whole program: what to generate per file, and what is wrong. */
 export interface ProgramModel {
@@ -29,6 +33,9 @@ interface FileFindings {
   readonly ranges: { start: number; end: number }[];
   readonly references: Set<string>;
   readonly localReferences: Set<string>;
+  readonly injections: ClassInjectionModel[];
+  /** Controllers, class middlewares and services found: their files are compiled by Kiln even with nothing to inject (bundlers leave standard decorators to it). */
+  managedClasses: number;
 }
 
 /** Files the transformer looks at: the program's own TypeScript sources. */
@@ -42,13 +49,16 @@ class Analyser {
   readonly diagnostics: ts.Diagnostic[] = [];
   readonly files = new Map<string, FileModel>();
   readonly #routes = new Map<string, string>();
+  readonly injection: InjectionAnalyser;
 
-  constructor(readonly tk: Toolkit, readonly projectDir: string) {}
+  constructor(readonly tk: Toolkit, readonly projectDir: string) {
+    this.injection = new InjectionAnalyser(tk, (key, node, message) => this.#report(key, node, message));
+  }
 
   file(file: ts.SourceFile): void {
     // Cheap filter: most files of a program hold no decorator at all.
     if (!file.text.includes('@')) return;
-    const found: FileFindings = { file, methods: [], ranges: [], references: new Set(), localReferences: new Set() };
+    const found: FileFindings = { file, methods: [], ranges: [], references: new Set(), localReferences: new Set(), injections: [], managedClasses: 0 };
     const visit = (node: ts.Node): void => {
       if (this.tk.ts.isClassLike(node)) this.#class(node, found);
       this.tk.ts.forEachChild(node, visit);
@@ -60,33 +70,53 @@ class Analyser {
       this.#report('generatedCodeError', file.statements[0] ?? file, `analysing this file failed: ${(error as Error).stack ?? error}`);
       return;
     }
-    if (found.ranges.length === 0) return;
+    if (found.ranges.length === 0 && found.methods.length === 0 && found.injections.length === 0 && found.managedClasses === 0) return;
     this.files.set(file.fileName, {
       fileName: file.fileName, displayName: this.#displayName(file.fileName), methods: found.methods, decoratorRanges: found.ranges,
-      references: [...found.references], localReferences: [...found.localReferences],
+      references: [...found.references], localReferences: [...found.localReferences], injections: found.injections,
     });
   }
 
   #class(cls: ts.ClassLikeDeclaration, found: FileFindings): void {
     const { ts: tsi } = this.tk;
     const context = this.#classContext(cls);
+    const managed = context.isController || context.isMiddleware || this.injection.isInjectable(cls);
+    const name = cls.name?.text ?? 'AnonymousClass';
+    if (managed) found.managedClasses++;
+    let constructorParameters: DependencyModel[] = [];
+    const handlers: Record<string, DependencyModel[]> = {};
     for (const member of cls.members) {
       const hasParameters = tsi.isMethodDeclaration(member) || tsi.isConstructorDeclaration(member) || tsi.isSetAccessorDeclaration(member);
       if (!hasParameters) continue;
       const bindings = member.parameters.map((parameter) => this.#bindingsOf(parameter, found));
-      const { routes, handWritten } = this.#routesOf(member, cls, context);
+      const injections = member.parameters.map((parameter) => this.#injectionsOf(parameter, found));
+      if (tsi.isConstructorDeclaration(member) && managed) {
+        constructorParameters = member.parameters.flatMap((parameter, index) =>
+          this.injection.dependency(cls, parameter, injections[index]!, `${name} constructor parameter '${parameter.name.getText(found.file)}'`) ?? []);
+      }
+      const { routes, handWritten, refused } = this.#routesOf(member, cls, context);
+      if (refused) continue;
       const isUse = tsi.isMethodDeclaration(member) && context.isMiddleware && member.name.getText(found.file) === 'use';
       if (routes.length === 0 && !isUse) {
         const where = member.name?.getText(found.file) ?? 'constructor';
         for (const binding of bindings.flatMap((list) => (list === 'reported' ? [] : list))) {
           this.#report('notARouteOrUse', binding.decorator, `${binding.decorator.getText(found.file)} is on '${where}', which is neither a route (@Get, @Post, ...) nor the use() method of a @Middleware() class`);
         }
+        const injectedHere = tsi.isConstructorDeclaration(member) ? (managed ? [] : injections.flat()) : injections.flat();
+        for (const injection of injectedHere) {
+          this.#report('injectionMisplaced', injection.decorator, `${injection.decorator.getText(found.file)} is on '${where}' of ${name}: Kiln injects into constructors of controllers, class middlewares and @Injectable() services, and into route and use() parameters`);
+        }
         continue;
       }
-      if (!tsi.isMethodDeclaration(member) || member.parameters.length === 0 || handWritten) continue;
-      const parameters = member.parameters.map((parameter, index) => this.#parameter(parameter, index, bindings[index]!, routes, found.file));
+      if (!tsi.isMethodDeclaration(member) || handWritten) continue;
+      const methodName = member.name.getText(found.file);
+      const injected: DependencyModel[] = [];
+      const parameters = member.parameters.map((parameter, index) =>
+        this.#parameter(parameter, index, bindings[index]!, routes, found.file, injections[index]!, cls, injected));
+      if (injected.length > 0) handlers[methodName] = injected;
       // Without a single binding there is nothing to compile: the runtime's start-up check (KILN003) applies too.
-      if (bindings.every((list) => list !== 'reported' && list.length === 0)) continue;
+      // A method without parameters is still marked as compiled (`noParameters`), so the runtime can tell it apart.
+      if (parameters.length > 0 && bindings.every((list) => list !== 'reported' && list.length === 0) && injections.every((list) => list.length === 0)) continue;
       found.methods.push({
         className: cls.name?.text ?? 'AnonymousClass',
         methodName: member.name.getText(found.file),
@@ -97,6 +127,23 @@ class Analyser {
         nameEnd: member.name.getEnd(),
       });
     }
+    if (constructorParameters.length > 0 || Object.keys(handlers).length > 0) {
+      const key = cls.name?.getEnd() ?? cls.getStart(found.file);
+      found.injections.push({ className: name, classKey: key, line: lineOf(found.file, cls.getStart(found.file)), constructorParameters, handlers });
+    }
+  }
+
+  /** Kiln's `@Inject`/`@Scope` on one parameter, each recorded to be blanked. */
+  #injectionsOf(parameter: ts.ParameterDeclaration, found: FileFindings): RecognisedInjection[] {
+    const injections: RecognisedInjection[] = [];
+    for (const decorator of this.tk.ts.getDecorators(parameter) ?? []) {
+      const injection = recogniseInjection(this.tk, decorator);
+      if (injection === undefined) continue;
+      found.ranges.push({ start: decorator.getStart(found.file), end: decorator.getEnd() });
+      this.#collectReferences(decorator, found);
+      injections.push(injection);
+    }
+    return injections;
   }
 
   /** What the class decorators say: the controller's base path, or that this is a class middleware. */
@@ -132,27 +179,58 @@ class Analyser {
   }
 
   /** The routes a member declares (checked for duplicates), and whether it has a hand-written binder. */
-  #routesOf(member: ts.ClassElement, cls: ts.ClassLikeDeclaration, context: ClassContext): { routes: RouteModel[]; handWritten: boolean } {
+  #routesOf(member: ts.ClassElement, cls: ts.ClassLikeDeclaration, context: ClassContext): { routes: RouteModel[]; handWritten: boolean; refused: boolean } {
+    const { ts: tsi } = this.tk;
     const routes: RouteModel[] = [];
     let handWritten = false;
-    if (!this.tk.ts.isMethodDeclaration(member)) return { routes, handWritten };
-    for (const decorator of this.tk.ts.getDecorators(member) ?? []) {
+    if (!tsi.isMethodDeclaration(member)) return { routes, handWritten, refused: false };
+    const isStatic = (tsi.getCombinedModifierFlags(member) & tsi.ModifierFlags.Static) !== 0;
+    const isHashPrivate = tsi.isPrivateIdentifier(member.name);
+    for (const decorator of tsi.getDecorators(member) ?? []) {
       const recognised = recogniseKilnDecorator(this.tk, decorator);
       if (recognised?.kind === 'hand-written-binder') handWritten = true;
       if (recognised?.kind !== 'route') continue;
+      if (isStatic || isHashPrivate) {
+        // The router calls a route on a controller instance, by name: neither kind of method is there.
+        const where = `${cls.name?.text ?? 'AnonymousClass'}.${member.name.getText()}`;
+        this.#report('staticOrPrivateRoute', decorator, isStatic
+          ? `${decorator.getText()} is on the static method ${where}, which the router cannot call on a ${cls.name?.text ?? 'controller'} instance; make it an instance method`
+          : `${decorator.getText()} is on the #private method ${where}, which the router cannot reach from outside the class; drop the # (a TypeScript private method works)`);
+        return { routes, handWritten, refused: true };
+      }
       const path = recognised.path === undefined || context.basePath === undefined ? undefined : joinRoutePath(context.basePath, recognised.path);
       const route = { method: recognised.method, path };
       routes.push(route);
       if (context.isController) this.#checkDuplicate(route, decorator, cls, member);
     }
-    return { routes, handWritten };
+    return { routes, handWritten, refused: false };
   }
 
-  #parameter(parameter: ts.ParameterDeclaration, index: number, bindings: RecognisedBinding[] | 'reported', routes: RouteModel[], file: ts.SourceFile): ParameterModel | undefined {
+  #parameter(
+    parameter: ts.ParameterDeclaration, index: number, bindings: RecognisedBinding[] | 'reported', routes: RouteModel[], file: ts.SourceFile,
+    injections: readonly RecognisedInjection[], cls: ts.ClassLikeDeclaration, injected: DependencyModel[],
+  ): ParameterModel | undefined {
     if (bindings === 'reported') return undefined;
     const parameterName = parameter.name.getText(file);
+    const inject = injections.find((injection) => injection.kind === 'inject');
+    if (inject !== undefined) {
+      if (bindings.length > 0) {
+        this.#report('twoBindings', inject.decorator, `parameter '${parameterName}' is both injected and bound to the request; keep one`);
+        return undefined;
+      }
+      const methodName = tsiName(parameter);
+      const dependency = this.injection.dependency(cls, parameter, injections, `${cls.name?.text ?? 'AnonymousClass'}.${methodName} parameter '${parameterName}'`);
+      if (dependency === undefined) return undefined;
+      injected.push(dependency);
+      const typeText = (parameter.type?.getText(file) ?? '').replace(/\s+/g, ' ');
+      return { index, parameterName, source: 'inject', key: String(injected.length - 1), conversion: { kind: 'raw' }, required: false, typeText };
+    }
+    if (injections.length > 0 && bindings.length === 0) {
+      this.#report('injectionMisplaced', injections[0]!.decorator, `@Scope on parameter '${parameterName}' needs @Inject() beside it`);
+      return undefined;
+    }
     if (bindings.length === 0) {
-      this.#report('unboundParameter', parameter.name, `parameter '${parameterName}' has no binding decorator: add @Param, @Query, @Header, @Body, @Req or a decorator made by routeRequestParamDecorator`);
+      this.#report('unboundParameter', parameter.name, `parameter '${parameterName}' has no binding decorator: add @Param, @Query, @Header, @Body, @Req, @Inject() or a decorator made by routeRequestParamDecorator`);
       return undefined;
     }
     if (bindings.length > 1) {
@@ -182,10 +260,20 @@ class Analyser {
         (type.isUnion() && type.types.some((t) => t.flags & (this.tk.ts.TypeFlags.Undefined | this.tk.ts.TypeFlags.Void)));
       const required = source === 'body' && !optional && !admitsUndefined;
       const model: ParameterModel = { index, parameterName, source, key, conversion: { kind: 'raw' }, required, typeText };
-      if (source === 'request') return model;
+      if (source === 'request') {
+        if (binding.value !== undefined && !this.#accepts(type, binding.value, parameter.initializer !== undefined)) {
+          const injected = this.tk.checker.typeToString(binding.value);
+          const what = key === '' ? 'the request, a KilnRequest' : `req.${key}, which is ${injected}`;
+          this.#report('requestPropertyTypeMismatch', parameter.type ?? parameter.name,
+            `${binding.decorator.getText(file)} ${parameterName}: ${typeText} does not accept ${what}: declare ${parameterName}: ${injected}` +
+            (key === '' ? '' : ' (or a type that accepts it)'));
+          return undefined;
+        }
+        return model;
+      }
       const answer = bodyValidationOf(this.tk, parameter, type, key);
-      if ('problem' in answer) {
-        this.#report(answer.problem.key, answer.problem.node, answer.problem.message);
+      if ('problems' in answer) {
+        for (const problem of answer.problems) this.#report(problem.key, problem.node, problem.message);
         return model;
       }
       return answer.validation === undefined ? model : { ...model, validation: answer.validation };
@@ -193,7 +281,7 @@ class Analyser {
 
     const declared = conversionOfType(this.tk, type, parameter.type);
     if (!declared.ok) {
-      this.#report('unsupportedType', parameter.type ?? parameter.name, `parameter '${parameterName}': ${declared.reason}. Use string, number, boolean, Date, an object type (JSON), an array of those, an enum or a union of literals`);
+      this.#report('unsupportedType', parameter.type ?? parameter.name, `parameter '${parameterName}': ${declared.reason}. Supported: string, number, boolean, Date, an object type (JSON), an array of those, an enum or a union of literals, string or number with typia tags`);
       return undefined;
     }
     let conversion: Conversion = declared.conversion;
@@ -207,7 +295,55 @@ class Analyser {
     }
     const neverAbsent = source === 'param' || conversion.kind === 'boolean' || conversion.kind === 'array' || conversion.kind === 'raw';
     const required = !neverAbsent && !optional && !declared.admitsUndefined;
-    return { index, parameterName, source, key, conversion, required, typeText };
+    const model: ParameterModel = { index, parameterName, source, key, conversion, required, typeText };
+    // `items` that turned a tagged string into allowed values decide alone: the tags no longer apply.
+    if (declared.check === undefined || conversion !== declared.conversion) return model;
+    const check = this.#check(parameter, type, declared.check, `@${binding.decorator.expression.getText(file).split('(')[0]}('${binding.name}') ${parameterName}: ${typeText}`);
+    return check === undefined ? undefined : { ...model, check };
+  }
+
+  /**
+   * The typia check of a tagged or object-typed parameter: its validator is generated like a typed
+   * body's (typia's transformer must be configured, and generated code must name the method's type).
+   */
+  #check(parameter: ts.ParameterDeclaration, type: ts.Type, declared: DeclaredCheck, written: string): ParameterCheck | undefined {
+    const at = parameter.type ?? parameter.name;
+    if (declared.kind === 'type') {
+      // JSON.parse makes no Date, Map, bigint... anywhere inside: each such place is refused, all in one build.
+      const foreign = findNonJson(this.tk, type);
+      for (const found of foreign) {
+        this.#report('unsupportedType', at, `${written}: ${found.path === '' ? 'the type' : `'${found.path}'`} is ${found.what}, which JSON text never gives; ${found.advice}`);
+      }
+      if (foreign.length > 0) return undefined;
+    }
+    const what = declared.kind === 'tags' ? `its typia tags (${declared.tags.map((t) => t.text).join(', ')})` : 'its declared object type';
+    if (!typiaConfigured(this.tk.program.getCompilerOptions())) {
+      this.#report('typiaNotConfiguredForParameter', at,
+        `${written} is checked against ${what} by a typia validator generated at build time, but typia's transformer is not configured: ` +
+        `add ${typiaEntry} after @kiln/core/transformer's entry in compilerOptions.plugins (and npm install typia), ` +
+        (declared.kind === 'tags' ? 'or remove the tags and check the value in the handler' : 'or declare the parameter unknown and check it in the handler'));
+      return undefined;
+    }
+    const owner = methodTypeOf(this.tk, parameter);
+    if ('reason' in owner) {
+      this.#report('parameterTypeNotNameable', at,
+        `${written} cannot be checked against ${what}: ${owner.reason}, so generated code cannot name its type from module scope. ` +
+        'Declare the controller as a class at the top level of its module with a public, named method');
+      return undefined;
+    }
+    const nonNullable = `NonNullable<${parameterTypeQuery(this.tk, parameter, owner.type)}>`;
+    const file = parameter.getSourceFile();
+    return {
+      kind: declared.kind, item: declared.item, tags: declared.tags,
+      typeQuery: declared.item ? `${nonNullable}[number]` : nonNullable,
+      site: { start: at.getStart(file), end: at.getEnd() },
+    };
+  }
+
+  /** Whether a parameter of type `declared` accepts every member of `injected` (`undefined` too, unless a default replaces it). */
+  #accepts(declared: ts.Type, injected: ts.Type, hasDefault: boolean): boolean {
+    const members = injected.isUnion() ? injected.types : [injected];
+    return members.every((member) => (hasDefault && member.flags & this.tk.ts.TypeFlags.Undefined) || this.tk.checker.isTypeAssignableTo(member, declared));
   }
 
   #checkDuplicate(route: RouteModel, decorator: ts.Decorator, cls: ts.ClassLikeDeclaration, member: ts.ClassElement): void {
@@ -260,6 +396,12 @@ class Analyser {
   }
 }
 
+/** The name of the method a parameter belongs to. */
+function tsiName(parameter: ts.ParameterDeclaration): string {
+  const method = parameter.parent as ts.MethodDeclaration;
+  return method.name.getText();
+}
+
 /** Whether a declaration is visible from the end of its file (imports and top-level declarations). */
 function isModuleScope(tsi: typeof ts, declaration: ts.Node): boolean {
   for (let node = declaration.parent; node !== undefined && !tsi.isSourceFile(node); node = node.parent) {
@@ -275,5 +417,6 @@ export function analyseProgram(tk: Toolkit): ProgramModel {
   const projectDir = (typeof configFile === 'string' ? configFile.replace(/[\\/][^\\/]*$/, '') : tk.program.getCurrentDirectory()).replace(/\\/g, '/');
   const analyser = new Analyser(tk, projectDir);
   for (const file of ownSourceFiles(tk)) analyser.file(file);
-  return { files: analyser.files, diagnostics: analyser.diagnostics };
+  analyser.injection.reportCycles();
+  return { files: analyser.files, diagnostics: [...compilerOptionDiagnostics(tk), ...analyser.diagnostics] };
 }

@@ -11,6 +11,8 @@ export interface EmitPlan {
   readonly localReferences: ReadonlySet<string>;
   /** The declared type (original positions) each typia validator was written for (see validator-diagnostics). */
   readonly validatorSites?: ReadonlyMap<string, { readonly start: number; readonly end: number }>;
+  /** Dependency-list function name by the class's name end offset (its start when anonymous). */
+  readonly dependencyLists?: ReadonlyMap<number, string>;
 }
 
 /**
@@ -28,6 +30,10 @@ export function emitTransformer(tsi: typeof ts, plans: ReadonlyMap<string, EmitP
     const { factory } = context;
 
     const visitor = (node: ts.Node): ts.Node => {
+      if (tsi.isClassDeclaration(node) && plan.dependencyLists !== undefined) {
+        const list = plan.dependencyLists.get(node.name?.getEnd() ?? node.getStart());
+        if (list !== undefined) return withInjectionPlan(tsi, factory, tsi.visitEachChild(node, visitor, context), list);
+      }
       if (tsi.isMethodDeclaration(node)) {
         const binder = plan.binders.get(node.name.getEnd());
         if (binder === undefined) return node;
@@ -35,7 +41,7 @@ export function emitTransformer(tsi: typeof ts, plans: ReadonlyMap<string, EmitP
           factory.createCallExpression(
             factory.createPropertyAccessExpression(factory.createIdentifier(helpers), 'compiledBinder'),
             undefined,
-            [factory.createIdentifier(binder)],
+            [binderReference(factory, binder)],
           ),
         );
         return factory.updateMethodDeclaration(
@@ -68,8 +74,28 @@ export function emitTransformer(tsi: typeof ts, plans: ReadonlyMap<string, EmitP
   };
 }
 
+/**
+ * `@kiln$b.injectionPlan(kiln$deps_Class)` on a class, placed among its own decorators (before
+ * the first one, or before `export` when it has none) so the decorator list stays valid.
+ */
+function withInjectionPlan(tsi: typeof ts, factory: ts.NodeFactory, node: ts.ClassDeclaration, list: string): ts.ClassDeclaration {
+  const decorator = factory.createDecorator(
+    factory.createCallExpression(factory.createPropertyAccessExpression(factory.createIdentifier(helpers), 'injectionPlan'), undefined, [factory.createIdentifier(list)]),
+  );
+  const modifiers = [...(node.modifiers ?? [])];
+  const firstDecorator = modifiers.findIndex((modifier) => tsi.isDecorator(modifier));
+  modifiers.splice(firstDecorator === -1 ? 0 : firstDecorator, 0, decorator);
+  return factory.updateClassDeclaration(node, modifiers, node.name, node.typeParameters, node.heritageClauses, node.members);
+}
+
 /** A prologue directive (`'use strict'`) or an import: what stays above the generated preamble. */
 function isPreamble(tsi: typeof ts, statement: ts.Statement): boolean {
   if (tsi.isImportDeclaration(statement) || tsi.isImportEqualsDeclaration(statement)) return true;
   return tsi.isExpressionStatement(statement) && tsi.isStringLiteral(statement.expression);
+}
+
+/** `kiln$bind_X_y`, or `kiln$b.noParameters` as a property access. */
+function binderReference(factory: ts.NodeFactory, binder: string): ts.Expression {
+  const [first, ...rest] = binder.split('.');
+  return rest.reduce<ts.Expression>((expression, name) => factory.createPropertyAccessExpression(expression, name), factory.createIdentifier(first!));
 }

@@ -20,3 +20,8 @@ export function valueListName(index: number): string {
 export function validatorName(index: number): string {
   return `kiln$validate_${index}`;
 }
+
+/** The prefix of every dependency-list function: `kiln$deps_<Class>`. */
+export const dependenciesPrefix = 'kiln$deps_';
+/** The binder of a method without parameters: a runtime helper, so every compiled method is marked. */
+export const noParametersBinder = `${helpersNamespace}.noParameters`;

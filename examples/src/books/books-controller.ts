@@ -1,10 +1,13 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, HttpError, HttpStatus, Param, Post, Query } from '@kiln/core';
 import { RequireApiKey } from '../middleware/require-api-key.js';
 import { Genre, Stock, type Book, type NewBook, type SortOrder } from './book.js';
-import { store } from './book-store.js';
+import { BookStore } from './book-store.js';
 
 @Controller('/books')
 export class BooksController {
+  // Injected at start-up: @kiln/core/transformer reads the declared type and writes the dependency list.
+  constructor(private readonly store: BookStore) {}
+
   /** `GET /books?genre=science&tags=popular&tags=rome&after=2000-01-01&sort=desc&limit=10` */
   @Get('/')
   list(
@@ -15,7 +18,7 @@ export class BooksController {
     @Query('limit') limit = 20,
     @Query('maxPrice') maxPrice?: number,
   ) {
-    const books = store.all()
+    const books = this.store.all()
       .filter((b) => genre === undefined || b.genre === genre)
       .filter((b) => tags.every((t) => b.tags.includes(t)))
       .filter((b) => after === undefined || b.published > after)
@@ -27,7 +30,7 @@ export class BooksController {
   /** `GET /books/by-id?ids=1&ids=3` */
   @Get('/by-id')
   byIds(@Query('ids') ids: number[]) {
-    return ids.map((id) => store.get(id) ?? null);
+    return ids.map((id) => this.store.get(id) ?? null);
   }
 
   @Get('/:id')
@@ -46,13 +49,13 @@ export class BooksController {
   @Post('/', RequireApiKey)
   @HttpStatus(HttpCode.CREATED)
   create(@Body() book: NewBook) {
-    return store.add(book);
+    return this.store.add(book);
   }
 
   @Delete('/:id', RequireApiKey)
   @HttpStatus(HttpCode.NO_CONTENT)
   remove(@Param('id') id: number) {
-    if (!store.remove(id)) throw new HttpError(404, `Book ${id} not found`);
+    if (!this.store.remove(id)) throw new HttpError(404, `Book ${id} not found`);
   }
 
   /** A download: any non-JSON answer is a `Response` with its own Content-Type. */
@@ -66,7 +69,7 @@ export class BooksController {
   }
 
   #find(id: number): Book {
-    const book = store.get(id);
+    const book = this.store.get(id);
     if (book === undefined) throw new HttpError(404, `Book ${id} not found`);
     return book;
   }
