@@ -56,12 +56,22 @@ export async function startCluster(): Promise<LocalCluster> {
   process.once('exit', killAll);
   const stop = async () => {
     process.off('exit', killAll);
+    for (const node of nodes) node.ref(); // wait for them to exit
     for (const node of nodes) if (node.exitCode === null) node.kill('SIGTERM');
     await Promise.all(nodes.map((node) => (node.exitCode === null ? once(node, 'exit') : undefined)));
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const clients = ports.map((port) => new Redis(port, '127.0.0.1', { retryStrategy: () => 50, maxRetriesPerRequest: null }));
+    // A loaded machine may take a while to start three servers: wait until each answers PING.
+    for (const port of ports) {
+      const deadline = Date.now() + 30_000;
+      while (spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout.trim() !== 'PONG') {
+        if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not start`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    const clients = ports.map((port) => new Redis(port, '127.0.0.1'));
+    for (const c of clients) c.on('error', () => {});
     await Promise.all(clients.map((c) => c.ping()));
     const create = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8' });
     if (create.status !== 0) throw new Error(`redis-cli --cluster create failed:\n${create.stdout}\n${create.stderr}`);
