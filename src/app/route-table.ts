@@ -1,5 +1,6 @@
 import type { Binder, RouteBinder } from '../binding/binder.js';
 import type { Container } from '../injection/container.js';
+import type { Serializer } from '../response/compiled-serializer.js';
 import type { ControllerDeclaration } from '../decorators/controller.js';
 import type { MethodDeclarations } from '../decorators/method-declaration.js';
 import { noParameters } from '../binding/no-parameters.js';
@@ -21,6 +22,8 @@ export interface CompiledRoute {
   readonly handler: (...args: unknown[]) => unknown;
   /** The compiled binder, with the handler's injected values (resolved once) bound in. */
   readonly binder: RouteBinder | undefined;
+  /** The typed-response serialiser of the handler's value; undefined sends it with JSON.stringify. */
+  readonly serializer: Serializer | undefined;
   readonly status: number | undefined;
   readonly strict: boolean;
   /** Application, then controller, then route middlewares. */
@@ -90,6 +93,7 @@ export function buildRouteTable(
             instance,
             handler: handler as CompiledRoute['handler'],
             binder: method.binder === noParameters ? undefined : routeBinder(method.binder, container.handlerValues(controller, String(methodName))),
+            serializer: method.serializer,
             status: method.status,
             strict,
             middlewares: Object.freeze([...appChain, ...controllerChain, ...routeChain]),

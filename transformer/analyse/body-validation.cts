@@ -91,8 +91,12 @@ function accessPath(field: string): string {
 
 /** The method's type as a module-scope type expression (`Users['create']`), or why there is none. */
 export function methodTypeOf(tk: Toolkit, parameter: ts.ParameterDeclaration): { type: string } | { reason: string } {
+  return ownerTypeOf(tk, parameter.parent);
+}
+
+/** A method's type as a module-scope type expression (`Users['list']`), or why there is none. */
+export function ownerTypeOf(tk: Toolkit, method: ts.Node): { type: string } | { reason: string } {
   const { ts: tsi } = tk;
-  const method = parameter.parent;
   if (!tsi.isMethodDeclaration(method)) return { reason: 'it is not a method parameter' };
   const modifiers = tsi.getCombinedModifierFlags(method);
   if (modifiers & (tsi.ModifierFlags.Private | tsi.ModifierFlags.Protected)) return { reason: 'the method is private or protected' };

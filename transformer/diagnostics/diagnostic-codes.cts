@@ -32,6 +32,8 @@ export const diagnosticCodes = {
   parameterTypeNotNameable: { code: 114, title: 'a parameter with typia tags or an object type is on a method whose type generated code cannot name from module scope' },
   requestPropertyTypeMismatch: { code: 115, title: "the declared type of a @Req() or request-property parameter does not accept the request property's type" },
   staticOrPrivateRoute: { code: 116, title: 'a route decorator is on a static or #private method, which a controller instance cannot dispatch to' },
+  bigintInResponse: { code: 150, title: "a route handler's return type holds a bigint, which JSON cannot carry" },
+  typedResponsesWithoutTypia: { code: 151, title: "the plugin option typedResponses is set, and compilerOptions.plugins does not list typia's transformer" },
 } as const satisfies Record<string, DiagnosticCode>;
 
 export type DiagnosticKey = keyof typeof diagnosticCodes;

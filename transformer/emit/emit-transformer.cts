@@ -13,6 +13,8 @@ export interface EmitPlan {
   readonly validatorSites?: ReadonlyMap<string, { readonly start: number; readonly end: number }>;
   /** Dependency-list function name by the class's name end offset (its start when anonymous). */
   readonly dependencyLists?: ReadonlyMap<number, string>;
+  /** Typed-response serialiser constant name by the method's name end offset (see serializer-emitter). */
+  readonly serializers?: ReadonlyMap<number, string>;
 }
 
 /**
@@ -36,16 +38,21 @@ export function emitTransformer(tsi: typeof ts, plans: ReadonlyMap<string, EmitP
       }
       if (tsi.isMethodDeclaration(node)) {
         const binder = plan.binders.get(node.name.getEnd());
-        if (binder === undefined) return node;
-        const decorator = factory.createDecorator(
+        const serializer = plan.serializers?.get(node.name.getEnd());
+        if (binder === undefined && serializer === undefined) return node;
+        const call = (helper: string, name: string) => factory.createDecorator(
           factory.createCallExpression(
-            factory.createPropertyAccessExpression(factory.createIdentifier(helpers), 'compiledBinder'),
+            factory.createPropertyAccessExpression(factory.createIdentifier(helpers), helper),
             undefined,
-            [binderReference(factory, binder)],
+            [binderReference(factory, name)],
           ),
         );
+        const added = [
+          ...(binder === undefined ? [] : [call('compiledBinder', binder)]),
+          ...(serializer === undefined ? [] : [call('compiledSerializer', serializer)]),
+        ];
         return factory.updateMethodDeclaration(
-          node, [decorator, ...(node.modifiers ?? [])], node.asteriskToken, node.name,
+          node, [...added, ...(node.modifiers ?? [])], node.asteriskToken, node.name,
           node.questionToken, node.typeParameters, node.parameters, node.type, node.body,
         );
       }

@@ -7,6 +7,9 @@ import { kilnCodeOf } from '../diagnostics/kiln-diagnostic.cjs';
 import { hookDiagnostics, hookEmit, type HookOptions } from './program-hooks.cjs';
 import { rewriteSource } from '../emit/source-rewriter.cjs';
 import type { Toolkit } from '../toolkit.cjs';
+import { analyseResponses, type TypedResponsesOption } from '../analyse/return-type.cjs';
+import { emitSerializers } from '../emit/serializer-emitter.cjs';
+import type { FileModel } from '../analyse/model.cjs';
 
 /** Options of the plugin entry in tsconfig.json. */
 export interface KilnTransformerConfig {
@@ -17,6 +20,13 @@ export interface KilnTransformerConfig {
    * declare the same route. The runtime's start-up checks still apply.
    */
   readonly disable?: readonly string[];
+  /**
+   * Typed responses (README: Typed responses): `true` (the default when typia's transformer is in
+   * `plugins`) sends each route's value through a typia serialiser written for its return type;
+   * `'assert'` also checks the value against the type first (a 500 when it does not match: for
+   * development); `false` keeps `JSON.stringify` for every route.
+   */
+  readonly typedResponses?: TypedResponsesOption;
 }
 
 /** A program compiled by Kiln: what the checker and emitter see, and what Kiln found. */
@@ -43,6 +53,7 @@ export interface CompiledProgram {
 export function compileProgram(tsi: typeof ts, program: ts.Program, host: ts.CompilerHost | undefined, config: KilnTransformerConfig): CompiledProgram {
   const tk: Toolkit = { ts: tsi, program, checker: program.getTypeChecker() };
   const model = analyseProgram(tk);
+  const responses = analyseResponses(tk, config.typedResponses);
   const options = program.getCompilerOptions();
   const bindingModule = config.bindingModule ?? '@kiln/core/binding';
 
@@ -50,18 +61,22 @@ export function compileProgram(tsi: typeof ts, program: ts.Program, host: ts.Com
   const texts = new Map<string, string>();
   const originalTexts = new Map<string, string>();
   const plans = new Map<string, EmitPlan>();
-  for (const [fileName, fileModel] of model.files) {
+  for (const fileName of new Set([...model.files.keys(), ...responses.files.keys()])) {
+    const fileModel = model.files.get(fileName) ?? emptyFileModel(fileName);
     const original = program.getSourceFile(fileName)!;
     const commonJs = original.impliedNodeFormat === undefined
       ? (options.module ?? tsi.ModuleKind.CommonJS) === tsi.ModuleKind.CommonJS
       : original.impliedNodeFormat === tsi.ModuleKind.CommonJS;
     const generated = emitFileCode(fileModel, bindingModule, commonJs);
-    const text = rewriteSource(original.text, fileModel.decoratorRanges, generated.text);
+    const fileResponses = responses.files.get(fileName);
+    const serialized = fileResponses === undefined ? undefined : emitSerializers(fileResponses, responses.factory, generated.validatorSites.size > 0);
+    const text = rewriteSource(original.text, fileModel.decoratorRanges, generated.text + (serialized?.text ?? ''));
     texts.set(fileName, text);
     originalTexts.set(text, original.text);
     plans.set(fileName, {
       generatedStart: original.text.length, binders: generated.binders, localReferences: new Set(fileModel.localReferences),
-      validatorSites: generated.validatorSites, dependencyLists: generated.dependencyLists,
+      validatorSites: serialized === undefined ? generated.validatorSites : new Map([...generated.validatorSites, ...serialized.sites]),
+      serializers: serialized?.serializers, dependencyLists: generated.dependencyLists,
     });
   }
 
@@ -98,7 +113,7 @@ export function compileProgram(tsi: typeof ts, program: ts.Program, host: ts.Com
   }
 
   const disabled = new Set(config.disable ?? []);
-  const kilnErrors = model.diagnostics.filter((d) => !disabled.has(kilnCodeOf(d)));
+  const kilnErrors = [...model.diagnostics, ...responses.diagnostics].filter((d) => !disabled.has(kilnCodeOf(d)));
   return { program: next, model, plans, texts, originalTexts, kilnErrors };
 }
 
@@ -130,4 +145,9 @@ export function transformProgram(
   hookDiagnostics(compiled.program, hooks);
   hookEmit(compiled.program, hooks);
   return compiled.program;
+}
+
+/** The model of a file whose only Kiln code is typed responses: no binders, nothing blanked. */
+function emptyFileModel(fileName: string): FileModel {
+  return { fileName, displayName: fileName, methods: [], decoratorRanges: [], references: [], localReferences: [], injections: [] };
 }
