@@ -22,3 +22,4 @@ export { readBody, bodyField, requiredBody } from './body.js';
 export { validateBody, allBodiesValid, bodyValidationError, type BodyValidator, type BodyValidationError } from './validate-body.js';
 export { toTagged, toTaggedArray, parseText, type ParseText } from './to-tagged.js';
 export { toCheckedJson, toCheckedJsonArray, parameterValidationError } from './to-checked-json.js';
+export { bodyText, bodyNumber, bodyBoolean, bodyEnum, isTextBody } from './body-scalar.js';
