@@ -17,3 +17,5 @@ export type { RouteInfo } from './route-table.js';
 export type { KilnRequest } from './request/kiln-request.js';
 export type { QueryValues } from './request/query-string.js';
 export type { MiddlewareFunction, MiddlewareClass, MiddlewareLike } from './middleware.js';
+export type { DocsOptions } from './docs/docs-options.js';
+export { describeMiddleware, openApiDescription, type MiddlewareOpenApi } from './docs/middleware-description.js';

@@ -13,6 +13,11 @@ export const runtimeErrorCodes = {
   KILN007: 'the server configuration is invalid',
   KILN008: 'a decorator got an invalid argument, or was put on a member it does not apply to',
   KILN009: 'a Kiln parameter decorator was called at run time: @kiln/core/transformer did not compile its file',
+  KILN030: 'the `docs` option of createServer is invalid (not an object, a path that does not start with `/`)',
+  KILN031: '`docs.document` cannot be read, or is not an OpenAPI 3.1 document',
+  KILN032: 'the OpenAPI document does not describe a route of the server: it was written by an older build',
+  KILN033: '`docs.ui` is set but the `swagger-ui-dist` package, which serves the docs page, is not installed',
+  KILN034: 'a `docs` path (`docs.openapi`, `docs.ui` or a page asset) is already a route of the app',
 } as const;
 
 export type RuntimeErrorCode = keyof typeof runtimeErrorCodes;

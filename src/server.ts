@@ -14,6 +14,8 @@ import { errorToWebResponse, valueToWebResponse } from './response/web-response.
 import { buildRouteTable, routeInfo, type RouteInfo } from './route-table.js';
 import { Router, type PathMatch } from './router/router.js';
 import { KilnError } from './kiln-error.js';
+import type { DocsOptions } from './docs/docs-options.js';
+import { docsRoutes } from './docs/docs-routes.js';
 
 export interface KilnConfig {
   /** Controller classes (decorated with `@Controller`). */
@@ -40,6 +42,8 @@ export interface KilnConfig {
   keepAliveTimeout?: number;
   /** Milliseconds `close()` lets in-flight requests finish before cutting their connections. Default 10 000. */
   shutdownTimeout?: number;
+  /** Serve the OpenAPI document the build wrote, and a docs page (README: OpenAPI). Off by default. */
+  docs?: DocsOptions;
 }
 
 export interface KilnServer {
@@ -124,6 +128,7 @@ export function createServer(config: KilnConfig): KilnServer {
     strict: config.strictValidation ?? false,
     report,
   });
+  if (config.docs !== undefined) compiled.push(...docsRoutes(config.docs, compiled, report));
   const router = new Router<CompiledRoute>();
   for (const route of compiled) router.add(route.method, route.path, route);
   router.build();

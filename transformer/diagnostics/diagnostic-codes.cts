@@ -21,6 +21,12 @@ export const diagnosticCodes = {
   bodyTypeNotNameable: { code: 111, title: "a typed @Body is on a method whose type generated code cannot name from module scope" },
   notJsonInBody: { code: 112, title: 'a @Body type holds a Date (or a bigint, symbol, function, Map, Set...), which a JSON body can never carry' },
   generatedCodeError: { code: 190, title: 'internal: @kiln/core/transformer failed on this file, or its generated binder does not type-check (a bug; please report it)' },
+  openApiNotJson: { code: 140, title: "a route's return type cannot be described in the OpenAPI document: it is not JSON (a bigint, symbol, function, Map, Set...)" },
+  duplicateOperationId: { code: 141, title: 'two routes would have the same OpenAPI operationId (Controller.method)' },
+  openApiOptionInvalid: { code: 142, title: "the plugin entry's openapi option is invalid, or typia (which writes the document's schemas) is not installed" },
+  openApiTypeNotDescribable: { code: 143, title: 'a parameter or body type cannot be described in JSON schema for the OpenAPI document' },
+  openApiPathUnknown: { code: 144, title: 'a route path is not known at build time, so the OpenAPI document cannot describe the route' },
+  openApiNotWritten: { code: 145, title: 'the OpenAPI document could not be generated or written to its output file' },
 } as const satisfies Record<string, DiagnosticCode>;
 
 export type DiagnosticKey = keyof typeof diagnosticCodes;

@@ -7,6 +7,8 @@ import { kilnCodeOf } from '../diagnostics/kiln-diagnostic.cjs';
 import { hookDiagnostics, hookEmit, type HookOptions } from './program-hooks.cjs';
 import { rewriteSource } from '../emit/source-rewriter.cjs';
 import type { Toolkit } from '../toolkit.cjs';
+import { generateOpenApi } from '../openapi/openapi-generation.cjs';
+import type { OpenApiOptions } from '../openapi/openapi-types.cjs';
 
 /** Options of the plugin entry in tsconfig.json. */
 export interface KilnTransformerConfig {
@@ -17,6 +19,11 @@ export interface KilnTransformerConfig {
    * declare the same route. The runtime's start-up checks still apply.
    */
   readonly disable?: readonly string[];
+  /**
+   * Writes the OpenAPI 3.1 document of the program's routes at build time, e.g.
+   * `{ "output": "openapi.json", "info": { "title": "Bookshop", "version": "1.0.0" } }` (output relative to the tsconfig).
+   */
+  readonly openapi?: OpenApiOptions;
 }
 
 /**
@@ -92,16 +99,25 @@ export function transformProgram(
     });
   }
 
+  // The OpenAPI document is written from the same analysis (transformer/openapi/), when asked for.
+  const openApi = config.openapi === undefined ? [] : generateOpenApi(tk, model, config.openapi, projectDirOf(program)).diagnostics;
+
   const disabled = new Set(config.disable ?? []);
   const hooks: HookOptions = {
     ts: tsi,
     original: program,
     plans,
-    kilnErrors: model.diagnostics.filter((d) => !disabled.has(kilnCodeOf(d))),
+    kilnErrors: [...model.diagnostics, ...openApi].filter((d) => !disabled.has(kilnCodeOf(d))),
     originalTexts,
     fallbackWriteFile: baseHost.writeFile,
   };
   hookDiagnostics(next, hooks);
   hookEmit(next, hooks);
   return next;
+}
+
+/** The folder of the tsconfig.json (paths in the plugin options are relative to it). */
+function projectDirOf(program: ts.Program): string {
+  const configFile = program.getCompilerOptions()['configFilePath'];
+  return typeof configFile === 'string' ? configFile.replace(/[\\/][^\\/]*$/, '') : program.getCurrentDirectory();
 }

@@ -1,0 +1,96 @@
+// JSON schemas of TypeScript types, written by typia's own JSON-schema programmer (the one behind
+// `typia.json.schemas<[...]>()`), fed from Kiln's type checker. One metadata collection for the
+// whole document: a type used by several routes becomes one shared component, and two different
+// types with the same name get distinct, stable names (`Book`, `Book.o1`) in analysis order.
+import { createRequire } from 'node:module';
+import type * as ts from 'typescript';
+import type { JsonSchema } from './openapi-types.cjs';
+
+/** The part of `@typia/core` used here (typia ~12.2). */
+interface TypiaCore {
+  MetadataCollection: { new (options: { replace: (name: string) => string }): unknown; replace: (name: string) => string };
+  MetadataFactory: {
+    analyze(props: {
+      checker: ts.TypeChecker;
+      transformer: undefined;
+      options: { escape: boolean; constant: boolean; absorb: boolean; validate?: unknown };
+      components: unknown;
+      type: ts.Type;
+    }): { success: true; data: unknown } | { success: false; errors: { name: string; explore: unknown; messages: string[] }[] };
+  };
+  JsonSchemasProgrammer: {
+    validate: unknown;
+    writeSchemas(props: { version: '3.1'; metadatas: unknown[] }): { components: { schemas?: Record<string, JsonSchema> }; schemas: JsonSchema[] };
+  };
+}
+
+/** Loads `@typia/core` as the project's typia resolves it; `undefined` when typia is not installed. */
+export function loadTypiaCore(projectDir: string): TypiaCore | undefined {
+  try {
+    const typiaManifest = createRequire(`${projectDir}/package.json`).resolve('typia/package.json');
+    return createRequire(typiaManifest)('@typia/core') as TypiaCore;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A schema still to be written: replaced by the type's JSON schema when the document is finished. */
+export interface PendingSchema {
+  readonly $kilnType: number;
+}
+
+export class TypeSchemas {
+  readonly #typia: TypiaCore;
+  readonly #checker: ts.TypeChecker;
+  readonly #collection: unknown;
+  readonly #metadatas: unknown[] = [];
+  readonly #indexes = new Map<ts.Type, number>();
+
+  constructor(typia: TypiaCore, checker: ts.TypeChecker) {
+    this.#typia = typia;
+    this.#checker = checker;
+    this.#collection = new typia.MetadataCollection({ replace: typia.MetadataCollection.replace });
+  }
+
+  /** Registers a type; answers a placeholder for its schema, or the reasons typia cannot describe it. */
+  add(type: ts.Type): PendingSchema | Undescribable {
+    const known = this.#indexes.get(type);
+    if (known !== undefined) return { $kilnType: known };
+    const result = this.#typia.MetadataFactory.analyze({
+      checker: this.#checker,
+      transformer: undefined,
+      // escape: the type as JSON.stringify writes it (a Date becomes its toJSON() string).
+      options: { escape: true, constant: true, absorb: false, validate: this.#typia.JsonSchemasProgrammer.validate },
+      components: this.#collection,
+      type,
+    });
+    if (!result.success) {
+      return { undescribable: true, problems: [...new Set(result.errors.flatMap((error) => error.messages.map((message) => error.name ? `${error.name}: ${message}` : message)))] };
+    }
+    const index = this.#metadatas.push(result.data) - 1;
+    this.#indexes.set(type, index);
+    return { $kilnType: index };
+  }
+
+  /** Every registered type's schema (by placeholder index) and the shared components. */
+  write(): { readonly schemas: readonly JsonSchema[]; readonly components: Readonly<Record<string, JsonSchema>> } {
+    if (this.#metadatas.length === 0) return { schemas: [], components: {} };
+    const written = this.#typia.JsonSchemasProgrammer.writeSchemas({ version: '3.1', metadatas: this.#metadatas });
+    return { schemas: written.schemas, components: written.components.schemas ?? {} };
+  }
+}
+
+/** Why typia cannot describe a type. */
+export interface Undescribable {
+  readonly undescribable: true;
+  readonly problems: readonly string[];
+}
+
+export function isUndescribable(value: unknown): value is Undescribable {
+  return typeof value === 'object' && value !== null && (value as Undescribable).undescribable === true;
+}
+
+/** Whether a value is a placeholder made by `TypeSchemas.add`. */
+export function isPendingSchema(value: unknown): value is PendingSchema {
+  return typeof value === 'object' && value !== null && typeof (value as PendingSchema).$kilnType === 'number';
+}
