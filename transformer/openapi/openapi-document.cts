@@ -31,11 +31,10 @@ function tagOf(className: string): string {
 /** Media types of a `@Body()`: what Kiln parses (JSON always; urlencoded forms and text only where the type can hold them). */
 function bodyContent(schema: JsonSchema | PendingSchema, type: ts.Type, tk: Toolkit): Record<string, { schema: unknown }> {
   const { TypeFlags } = tk.ts;
-  const nonNull = tk.checker.getNonNullableType(type);
-  if (nonNull.flags & (TypeFlags.Any | TypeFlags.Unknown)) {
+  if (type.flags & (TypeFlags.Any | TypeFlags.Unknown)) {
     return { 'application/json': { schema: {} }, 'application/x-www-form-urlencoded': { schema: { type: 'object' } }, 'text/plain': { schema: { type: 'string' } } };
   }
-  if (nonNull.flags & TypeFlags.StringLike) return { 'application/json': { schema }, 'text/plain': { schema } };
+  if (tk.checker.getNonNullableType(type).flags & TypeFlags.StringLike) return { 'application/json': { schema }, 'text/plain': { schema } };
   return { 'application/json': { schema } };
 }
 
@@ -105,7 +104,8 @@ export function buildOpenApiDocument(
           hasBody = true;
           const type = tk.checker.getTypeAtLocation(node);
           const nonNull = tk.checker.getNonNullableType(type);
-          const any = !!(nonNull.flags & (tk.ts.TypeFlags.Any | tk.ts.TypeFlags.Unknown));
+          // (unknown without null and undefined is {}: test the declared type itself)
+          const any = !!(type.flags & (tk.ts.TypeFlags.Any | tk.ts.TypeFlags.Unknown));
           const schema = any ? {} : schemas.add(nonNull);
           if (isUndescribable(schema)) {
             diagnostics.push(kilnDiagnostic(tk.ts, 'openApiTypeNotDescribable', node.type ?? node, `the body type of ${where} cannot be described in JSON schema: ${schema.problems.join('; ')}`));

@@ -1,7 +1,7 @@
 // The one entry of OpenAPI generation, called by every build path (the tspc program transformer
 // today, the bundler plugins through the same program analysis): checks the `openapi` option,
 // builds the document from the program model and writes it where the option says.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type * as ts from 'typescript';
 import type { ProgramModel } from '../analyse/analyse-program.cjs';
@@ -65,7 +65,10 @@ export function generateOpenApi(tk: Toolkit, model: ProgramModel, options: unkno
     }
     if (current !== text) {
       mkdirSync(dirname(outputFile), { recursive: true });
-      writeFileSync(outputFile, text);
+      // Written whole then renamed: a server or test reading it never sees half a document.
+      const partial = `${outputFile}.${process.pid}.tmp`;
+      writeFileSync(partial, text);
+      renameSync(partial, outputFile);
     }
   } catch (error) {
     return { document, outputFile, diagnostics: [...diagnostics, kilnGlobalDiagnostic(tk.ts, 'openApiNotWritten', `writing ${outputFile} failed: ${(error as Error).message}`)] };
