@@ -1,6 +1,7 @@
 // How a middleware tells the served OpenAPI document what it adds to every route it guards: only
 // the runtime knows which application, controller and route middlewares a route runs, so
 // `createServer` merges these descriptions into the document the build wrote.
+import type { MiddlewareFunction } from '../middleware.js';
 
 /**
  * The property under which a middleware function carries its `MiddlewareOpenApi`. A global
@@ -27,7 +28,7 @@ export interface MiddlewareOpenApi {
  * );
  * ```
  */
-export function describeMiddleware<M extends Function>(middleware: M, description: MiddlewareOpenApi): M {
+export function describeMiddleware<M extends MiddlewareFunction>(middleware: M, description: MiddlewareOpenApi): M {
   Object.defineProperty(middleware, openApiDescription, { value: description, configurable: true });
   return middleware;
 }

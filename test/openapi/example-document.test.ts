@@ -10,6 +10,7 @@ import type { KilnServer } from '@kiln/core';
 import { compileFixture, root } from '../transformer/support/compile-fixture.js';
 import { request } from '../support/server.js';
 import { assertValidOpenApi, Contract, operationsOf, type Sample } from './support/openapi-contract.js';
+import { renderDocsPage } from './support/headless-docs.js';
 
 const Example = suite('OpenAPI contract: the example app');
 const example = join(root, 'examples');
@@ -116,6 +117,19 @@ Example('a request the example\'s document says is invalid gets the 400 it descr
     }
   }
   assert.ok(made >= 12, `only ${made} invalid requests were derived from the document`);
+});
+
+Example('the docs page renders every operation of the example in headless Chromium, with nothing but 127.0.0.1 reachable', async () => {
+  const operations = operationsOf(served);
+  const page = await renderDocsPage(`${base}/docs`, operations.length);
+  assert.is(page.title, 'Bookshop — API reference');
+  assert.equal(page.errors, [], 'no script error on the page');
+  assert.equal(page.blocked, [], 'the page asked for nothing outside 127.0.0.1');
+  assert.is(page.operations.length, operations.length);
+  assert.equal(
+    page.operations.map((o) => `${o.method} ${o.path} ${o.summary}`).sort(),
+    operations.map((o) => `${o.method} ${o.path} ${o.operation.summary}`).sort(),
+  );
 });
 
 Example.run();

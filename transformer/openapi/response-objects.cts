@@ -48,6 +48,11 @@ function notJson(tk: Toolkit, type: ts.Type): string | undefined {
   return undefined;
 }
 
+/** `never[]`: what `return []` infers to, an array that is always empty. */
+function isEmptyArray(tk: Toolkit, type: ts.Type): boolean {
+  return tk.checker.isArrayType(type) && !!(tk.checker.getTypeArguments(type as ts.TypeReference)[0]?.flags! & tk.ts.TypeFlags.Never);
+}
+
 export interface SuccessResponses {
   readonly responses: Record<string, ResponseObject>;
   /** Why the return type cannot be described (reported as KILN140). */
@@ -83,9 +88,9 @@ export function successResponses(tk: Toolkit, schemas: TypeSchemas, declaration:
     else {
       // The whole type when nothing was taken out of it; otherwise each JSON member on its own.
       const whole = json.length === parts.length ? awaited : json.length === 1 ? json[0]! : undefined;
-      const added = (whole === undefined ? json : [whole]).map((t) => schemas.add(t));
+      const added = (whole === undefined ? json : [whole]).map((t) => (isEmptyArray(tk, t) ? { type: 'array', maxItems: 0 } : schemas.add(t)));
       for (const answer of added) if (isUndescribable(answer)) problems.push(...answer.problems);
-      if (problems.length === 0) schema = added.length === 1 ? added[0] as PendingSchema : { oneOf: added };
+      if (problems.length === 0) schema = added.length === 1 ? added[0] as JsonSchema | PendingSchema : { oneOf: added };
     }
     if (schema !== undefined) responses[dataStatus] = { description: reasonPhrases[dataStatus] ?? 'Success', content: { 'application/json': { schema } } };
   }

@@ -65,7 +65,7 @@ export class TypeSchemas {
       type,
     });
     if (!result.success) {
-      return { undescribable: true, problems: [...new Set(result.errors.flatMap((error) => error.messages.map((message) => error.name ? `${error.name}: ${message}` : message)))] };
+      return { undescribable: true, problems: [...new Set(result.errors.flatMap((error) => error.messages.map((text) => { const message = text.replace(/\.$/, ''); return error.name ? `${error.name}: ${message}` : message; })))] };
     }
     const index = this.#metadatas.push(result.data) - 1;
     this.#indexes.set(type, index);
