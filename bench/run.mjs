@@ -97,6 +97,8 @@ for (const part of parts) {
   } else if (part === 'build') {
     const { runBuildOverhead } = await import('./build-overhead/build-overhead.bench.mjs');
     await timed('build', () => runBuildOverhead({ runs: quick ? 2 : 5, transformer }));
+    const { runOpenApiOverhead } = await import('./build-overhead/openapi-overhead.bench.mjs');
+    await timed('build-openapi', () => runOpenApiOverhead({ runs: quick ? 2 : 5 }));
   }
 }
 
@@ -116,6 +118,7 @@ const results = {
   http: await readRaw('http'),
   coldStart: await readRaw('cold-start'),
   build: await readRaw('build'),
+  buildOpenApi: await readRaw('build-openapi'),
 };
 const { resultsMarkdown } = await import('./report/results-markdown.mjs');
 const { chartPanels } = await import('./report/chart-panels.mjs');

@@ -163,6 +163,22 @@ function buildSection(build) {
   ];
 }
 
+function openApiBuildSection(build) {
+  return [
+    '## Build overhead of the OpenAPI document',
+    '',
+    `\`tspc -p\` on the same generated project of ${build.routeCount} routes with @kiln/core/transformer, without and with its \`openapi\` option (the build also writes a document of ${build.operations} operations), median of ${build.runs} interleaved runs.` + loadLine(build),
+    '',
+    '| build | seconds |',
+    '|---|---:|',
+    `| tspc with @kiln/core/transformer | ${fixed(build.plainMs / 1000, 2)} |`,
+    `| the same with \`openapi\` | ${fixed(build.openApiMs / 1000, 2)} |`,
+    '',
+    `Overhead of the document: **${fixed((build.ratio - 1) * 100, 1)}%** (target ≤ 15%).`,
+    '',
+  ];
+}
+
 export function resultsMarkdown(results) {
   const machine = results.machine;
   const lines = [
@@ -188,6 +204,7 @@ export function resultsMarkdown(results) {
   if (results.inProcess) lines.push(...inProcessSection(results.inProcess, results.http));
   if (results.coldStart) lines.push(...coldStartSection(results.coldStart));
   lines.push(...buildSection(results.build ?? { pending: 'not run' }));
+  if (results.buildOpenApi) lines.push(...openApiBuildSection(results.buildOpenApi));
   lines.push('Rerun: `npm run bench` (all parts) or `npm run bench -- binding|in-process|http|cold-start|build` (one part; the others keep their last results); `npm run bench -- report` rewrites this file from the last results.', '');
   return lines.join('\n');
 }

@@ -51,7 +51,7 @@ export function buildOpenApiDocument(
   head: { readonly info: OpenApiInfo; readonly servers?: readonly unknown[] },
 ): DocumentAnswer {
   const diagnostics: ts.Diagnostic[] = [];
-  const schemas = new TypeSchemas(typia, tk.checker);
+  const schemas = new TypeSchemas(typia, tk.ts, tk.checker);
   const paths: Record<string, Record<string, OperationObject>> = {};
   const operationIds = new Map<string, OperationSource>();
   const tags = new Map<string, string | undefined>();

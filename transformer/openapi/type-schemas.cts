@@ -44,17 +44,22 @@ export class TypeSchemas {
   readonly #checker: ts.TypeChecker;
   readonly #collection: unknown;
   readonly #metadatas: unknown[] = [];
-  readonly #indexes = new Map<ts.Type, number>();
+  readonly #indexes = new Map<string, number>();
+  readonly #textFlags: ts.TypeFormatFlags;
 
-  constructor(typia: TypiaCore, checker: ts.TypeChecker) {
+  constructor(typia: TypiaCore, tsi: typeof ts, checker: ts.TypeChecker) {
     this.#typia = typia;
     this.#checker = checker;
+    this.#textFlags = tsi.TypeFormatFlags.NoTruncation | tsi.TypeFormatFlags.UseFullyQualifiedType | tsi.TypeFormatFlags.UseStructuralFallback;
     this.#collection = new typia.MetadataCollection({ replace: typia.MetadataCollection.replace });
   }
 
   /** Registers a type; answers a placeholder for its schema, or the reasons typia cannot describe it. */
   add(type: ts.Type): PendingSchema | Undescribable {
-    const known = this.#indexes.get(type);
+    // Structurally equal anonymous types (`{ id: number }` returned by many handlers) are distinct
+    // type objects: keyed by their fully qualified text, each is analysed once.
+    const key = this.#checker.typeToString(type, undefined, this.#textFlags);
+    const known = this.#indexes.get(key);
     if (known !== undefined) return { $kilnType: known };
     const result = this.#typia.MetadataFactory.analyze({
       checker: this.#checker,
@@ -68,7 +73,7 @@ export class TypeSchemas {
       return { undescribable: true, problems: [...new Set(result.errors.flatMap((error) => error.messages.map((text) => { const message = text.replace(/\.$/, ''); return error.name ? `${error.name}: ${message}` : message; })))] };
     }
     const index = this.#metadatas.push(result.data) - 1;
-    this.#indexes.set(type, index);
+    this.#indexes.set(key, index);
     return { $kilnType: index };
   }
 

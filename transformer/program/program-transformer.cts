@@ -100,7 +100,10 @@ export function transformProgram(
   }
 
   // The OpenAPI document is written from the same analysis (transformer/openapi/), when asked for.
-  const openApi = config.openapi === undefined ? [] : generateOpenApi(tk, model, config.openapi, projectDirOf(program)).diagnostics;
+  // It reads return types through the checker of the program that is type-checked next (positions
+  // are the same in both), so the inference it needs is done once, not once more for the document.
+  const openApi = config.openapi === undefined ? [] :
+    generateOpenApi({ ts: tsi, program: next, checker: next.getTypeChecker() }, model, config.openapi, projectDirOf(program)).diagnostics;
 
   const disabled = new Set(config.disable ?? []);
   const hooks: HookOptions = {
