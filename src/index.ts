@@ -1,21 +1,35 @@
 import './symbols.js';
 
+// Declaring an application
 export { Controller } from './decorators/controller.js';
-export { Get, Post, Put, Delete, Patch } from './decorators/routes.js';
+export { Get, Post, Put, Delete, Patch, type RouteDecorator } from './decorators/routes.js';
 export { HttpStatus } from './decorators/http-status.js';
 export { Middleware } from './decorators/middleware.js';
-export { HttpCode } from './http-code.js';
-export { HttpError } from './http-error.js';
-export { KilnError, runtimeErrorCodes, type RuntimeErrorCode } from './kiln-error.js';
+export { compiledBinder } from './decorators/compiled-binder.js';
+export { noParameters } from './binding/no-parameters.js';
+export type { KilnDecorator } from './decorators/kiln-decorator.js';
 export {
   Body, Param, Query, Header, Req, routeRequestParamDecorator,
-  type ParameterBinding, type ParameterItems, type ParameterSource,
+  type ParameterBinding, type ParameterItems, type ParameterSource, type KilnRequestProperty,
 } from './decorators/parameters.js';
-export { compiledBinder, type Binder } from './binder.js';
-export { createServer, type KilnConfig, type KilnServer } from './server.js';
-export type { RouteInfo } from './route-table.js';
+export type { Binder } from './binding/binder.js';
+
+// Serving it
+export { createServer } from './server.js';
+export type { KilnConfig, KilnServer } from './server-config.js';
+export type { ControllerClass, RouteInfo } from './router/route-info.js';
 export type { KilnRequest } from './request/kiln-request.js';
 export type { QueryValues } from './request/query-string.js';
 export type { MiddlewareFunction, MiddlewareClass, MiddlewareLike } from './middleware.js';
+export { cors } from './middlewares/cors.js';
+export type { CorsOptions, CorsOrigin } from './middlewares/cors-options.js';
+export { canonicalAddress, type TrustProxy } from './request/client-address.js';
+
+// Answering and failing
+export { HttpCode } from './http-code.js';
+export { HttpError } from './http-error.js';
+export { KilnError, runtimeErrorCodes, type RuntimeErrorCode } from './kiln-error.js';
+
+// OpenAPI documents
 export type { DocsOptions } from './docs/docs-options.js';
 export { describeMiddleware, openApiDescription, type MiddlewareOpenApi } from './docs/middleware-description.js';

@@ -15,3 +15,9 @@ export const kMiddleware = Symbol('kiln.middleware');
 export const kStatus = Symbol('kiln.status');
 export const kResponseHeaders = Symbol('kiln.responseHeaders');
 export const kCloseConnection = Symbol('kiln.closeConnection');
+/** The request target as received, read by the routing step. */
+export const kTarget = Symbol('kiln.target');
+/** Reports an unexpected error of a request to the server's onError. */
+export const kReport = Symbol('kiln.report');
+/** The request's own check of a declared Content-Length against maxBodySize. */
+export const kOversizedBody = Symbol('kiln.oversizedBody');

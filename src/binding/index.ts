@@ -1,6 +1,8 @@
 // What generated binders import ('@kiln/core/binding'). Not for application code: @kiln/core/transformer
 // writes one straight-line binder per route that calls these small, separately tested helpers.
-export { compiledBinder, type Binder } from '../binder.js';
+export { compiledBinder } from '../decorators/compiled-binder.js';
+export type { Binder } from './binder.js';
+export { noParameters } from './no-parameters.js';
 export { BodyParseError } from '../request/body-parser.js';
 export { HttpError } from '../http-error.js';
 export type { KilnRequest } from '../request/kiln-request.js';
@@ -15,3 +17,5 @@ export { toJson, toJsonArray, parseJson } from './to-json.js';
 export { toEnum, toEnumArray, parseEnum } from './to-enum.js';
 export { readBody, bodyField, requiredBody } from './body.js';
 export { validateBody, allBodiesValid, bodyValidationError, type BodyValidator, type BodyValidationError } from './validate-body.js';
+export { toTagged, toTaggedArray, parseText, type ParseText } from './to-tagged.js';
+export { toCheckedJson, toCheckedJsonArray, parameterValidationError } from './to-checked-json.js';

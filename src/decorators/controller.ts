@@ -1,5 +1,6 @@
 import { kController } from '../symbols.js';
 import type { MiddlewareLike } from '../middleware.js';
+import type { KilnDecorator } from './kiln-decorator.js';
 import { KilnError } from '../kiln-error.js';
 
 export interface ControllerDeclaration {
@@ -17,12 +18,15 @@ export interface ControllerDeclaration {
  * export class UsersController { @Get('/:id') get(@Param('id') id: number) { ... } }
  * ```
  */
-export function Controller(basePath: string, ...middlewares: MiddlewareLike[]) {
+export function Controller<const BasePath extends string>(
+  basePath: BasePath,
+  ...middlewares: MiddlewareLike[]
+): KilnDecorator<{ readonly kind: 'controller'; readonly basePath: BasePath }, ClassDecoratorContext> {
   if (typeof basePath !== 'string') {
     throw new KilnError('KILN008', `@Controller(basePath) needs a path string, got ${typeof basePath}`);
   }
   return function (_class: Function, context: ClassDecoratorContext): void {
     const declaration: ControllerDeclaration = { basePath, middlewares };
     context.metadata[kController] = declaration;
-  };
+  } as KilnDecorator<{ readonly kind: 'controller'; readonly basePath: BasePath }, ClassDecoratorContext>;
 }

@@ -1,4 +1,5 @@
 import { kMiddleware } from '../symbols.js';
+import type { KilnDecorator } from './kiln-decorator.js';
 
 /**
  * Marks a class-based middleware. Its `use` method's parameters are bound like a handler's
@@ -13,8 +14,8 @@ import { kMiddleware } from '../symbols.js';
  * }
  * ```
  */
-export function Middleware() {
+export function Middleware(): KilnDecorator<{ readonly kind: 'middleware' }, ClassDecoratorContext> {
   return function (_class: Function, context: ClassDecoratorContext): void {
     context.metadata[kMiddleware] = true;
-  };
+  } as KilnDecorator<{ readonly kind: 'middleware' }, ClassDecoratorContext>;
 }

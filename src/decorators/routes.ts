@@ -1,15 +1,22 @@
 import type { MiddlewareLike } from '../middleware.js';
+import type { KilnDecorator } from './kiln-decorator.js';
 import { methodDeclaration } from './method-declaration.js';
 import { KilnError } from '../kiln-error.js';
 
-function routeDecorator(method: string) {
-  return function (path: string, ...middlewares: MiddlewareLike[]) {
+/** What `@Get('/:id')` returns: its brand carries the method and the path as literal types. */
+export type RouteDecorator<Method extends string, Path extends string> = KilnDecorator<
+  { readonly kind: 'route'; readonly method: Method; readonly path: Path },
+  ClassMethodDecoratorContext
+>;
+
+function routeDecorator<const Method extends string>(method: Method) {
+  return function <const Path extends string>(path: Path, ...middlewares: MiddlewareLike[]): RouteDecorator<Method, Path> {
     if (typeof path !== 'string') {
       throw new KilnError('KILN008', `@${method[0]}${method.slice(1).toLowerCase()}(path) needs a path string, got ${typeof path}`);
     }
     return function (_handler: Function, context: ClassMethodDecoratorContext): void {
       methodDeclaration(context).routes.push({ method, path, middlewares });
-    };
+    } as RouteDecorator<Method, Path>;
   };
 }
 

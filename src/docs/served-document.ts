@@ -2,7 +2,7 @@
 // server's route table (a stale build is refused at start-up), with what only the runtime knows
 // merged in — the responses and headers of the middlewares each route runs (e.g. a rate limiter's 429).
 import { readFileSync } from 'node:fs';
-import type { CompiledRoute } from '../dispatch.js';
+import type { CompiledRoute } from '../app/route-table.js';
 import { KilnError } from '../kiln-error.js';
 import type { DocsOptions } from './docs-options.js';
 import { middlewareDescription } from './middleware-description.js';
@@ -44,9 +44,10 @@ export function readDocument(document: DocsOptions['document']): Json {
 export function servedDocument(document: Json, routes: readonly CompiledRoute[]): Json {
   const served: Json = structuredClone(document);
   for (const route of routes) {
-    const operation: Json | undefined = served.paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
+    const { method, path } = route.info;
+    const operation: Json | undefined = served.paths[openApiPath(path)]?.[method.toLowerCase()];
     if (operation === undefined) {
-      throw new KilnError('KILN032', `The OpenAPI document does not describe ${route.method} ${route.path} (${route.name}): it was written by an older build. Rebuild the app with tspc`);
+      throw new KilnError('KILN032', `The OpenAPI document does not describe ${method} ${path} (${route.name}): it was written by an older build. Rebuild the app with tspc`);
     }
     for (const middleware of route.middlewares) {
       const description = middlewareDescription(middleware);

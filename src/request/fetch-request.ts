@@ -1,22 +1,26 @@
+import { originFormTarget } from '../router/request-target.js';
 import { bodyTooLarge } from './body-limit.js';
 import { RequestCore, type RequestOptions } from './kiln-request.js';
 
 /** A KilnRequest over a web `Request`, for in-process dispatch with `app.fetch`. */
 export class FetchRequest extends RequestCore {
   readonly source: Request;
-  #url: URL;
+  #url: URL | undefined;
   #flatHeaders: Record<string, string> | undefined;
 
-  constructor(source: Request, url: URL, params: Record<string, string> | undefined, options: RequestOptions) {
-    super(source.method, url.pathname, url.search.slice(1), params, options);
+  constructor(source: Request, options: RequestOptions) {
+    super(source.method, originFormTarget(source.url), options);
     this.source = source;
-    this.#url = url;
   }
 
   get url(): string { return this.source.url; }
   get headers(): Headers { return this.source.headers; }
-  get protocol(): 'http' | 'https' { return this.#url.protocol === 'https:' ? 'https' : 'http'; }
-  get hostname(): string { return this.#url.hostname; }
+  get protocol(): 'http' | 'https' { return this.#parsedUrl().protocol === 'https:' ? 'https' : 'http'; }
+  get hostname(): string { return this.#parsedUrl().hostname; }
+
+  #parsedUrl(): URL {
+    return (this.#url ??= new URL(this.source.url));
+  }
 
   get flatHeaders(): Record<string, string> {
     if (this.#flatHeaders === undefined) {
@@ -32,9 +36,11 @@ export class FetchRequest extends RequestCore {
   protected abortSignal(): AbortSignal { return this.source.signal; }
   protected openStream(): ReadableStream<Uint8Array> | null { return this.source.body; }
 
+  protected declaredLength(): string | undefined {
+    return this.source.headers.get('content-length') ?? undefined;
+  }
+
   protected async readBytes(limit: number): Promise<Buffer> {
-    const declared = this.source.headers.get('content-length');
-    if (declared !== null && Number(declared) > limit) throw bodyTooLarge(limit);
     if (this.source.body === null) return Buffer.alloc(0);
     const chunks: Uint8Array[] = [];
     let size = 0;

@@ -1,7 +1,12 @@
-import { kCloseConnection, kResponseHeaders, kStatus } from '../symbols.js';
+import type { HttpError } from '../http-error.js';
+import { kCloseConnection, kOversizedBody, kReport, kResponseHeaders, kStatus, kTarget } from '../symbols.js';
+import type { RouteInfo } from '../router/route-info.js';
+import { targetSearch } from '../router/request-target.js';
+import { bodyTooLarge } from './body-limit.js';
 import { parseCookies } from './cookies.js';
 import { parseQueryString, type QueryValues } from './query-string.js';
 import { parseBodyBytes } from './body-parser.js';
+import { clientAddress, type ProxyTrust } from './client-address.js';
 
 /**
  * The request handed to middlewares, `@Req()` and custom parameter decorators: a web-standard
@@ -10,8 +15,15 @@ import { parseBodyBytes } from './body-parser.js';
  * native stream and `parsedBody` the parsed body once it has been read.
  *
  * Everything is computed on first access and cached: a request pays only for what it reads.
- * Middlewares may add their own properties (`req.user = ...`); declare them with
- * `declare module '@kiln/core' { interface KilnRequest { user?: User } }`.
+ * There is no index signature: a middleware that adds a property (`req.user = ...`) declares it
+ * by declaration merging, optional because not every request has it:
+ *
+ * @example
+ * ```ts
+ * declare module '@kiln/core' {
+ *   interface KilnRequest { user?: { id: string } }
+ * }
+ * ```
  */
 export interface KilnRequest extends Request {
   /** Route parameters, percent-decoded. */
@@ -20,15 +32,21 @@ export interface KilnRequest extends Request {
   readonly query: QueryValues;
   /** Cookies from the `Cookie` header. Null-prototype object. */
   readonly cookies: Record<string, string>;
-  /** The request pathname, as sent (not decoded). */
+  /** The request pathname as routed: not decoded, without the query and one trailing slash. */
   readonly path: string;
+  /**
+   * The route that answers this request, as listed in `app.routes`; `undefined` when no route
+   * matched (the request will end in 404, 405, or 204 for OPTIONS, unless a middleware answers it).
+   */
+  readonly route: RouteInfo | undefined;
   /** Host name from the `Host` header, without the port. */
   readonly hostname: string;
   readonly protocol: 'http' | 'https';
   /**
-   * The client address: the first address of `X-Forwarded-For`, else `X-Real-IP` (both only
-   * with `trustProxy`, the default), else the socket's remote address. `undefined` for an
-   * in-process `app.fetch` request without those headers.
+   * The client address as the server's `trustProxy` says (default: the first address of
+   * `X-Forwarded-For`, else `X-Real-IP`, else the socket's remote address), canonical: no port,
+   * brackets or zone, IPv4-mapped IPv6 as IPv4, IPv6 compressed lower-case. `undefined` for an
+   * in-process `app.fetch` request without a usable proxy header.
    */
   readonly ip: string | undefined;
   /** The socket's remote address, whatever the headers say; `undefined` for an in-process `app.fetch` request. */
@@ -47,12 +65,14 @@ export interface KilnRequest extends Request {
    * Recording the same name again replaces the value (except `Set-Cookie`, which adds one).
    */
   setResponseHeader(name: string, value: string): void;
-  [property: string]: unknown;
 }
 
+/** What the server tells every request it creates. */
 export interface RequestOptions {
-  maxBodySize: number;
-  trustProxy: boolean;
+  readonly maxBodySize: number;
+  readonly trustProxy: ProxyTrust;
+  /** The server's `onError`, guarded: called once for an error that is not an `HttpError`. */
+  readonly report: (error: unknown, req: KilnRequest) => void;
 }
 
 function hasLineBreak(text: string): boolean {
@@ -66,10 +86,14 @@ const noBody = Promise.resolve(Buffer.alloc(0));
  * What both request sources (a Node `IncomingMessage`, a web `Request` given to `app.fetch`)
  * share. Subclasses say how to read a header, the body and the socket.
  */
-export abstract class RequestCore {
+export abstract class RequestCore implements KilnRequest {
   readonly method: string;
-  readonly path: string;
-  readonly params: Record<string, string>;
+  /** The next three are set once, by the routing step, before any middleware sees the request. */
+  path = '';
+  params: Record<string, string> = emptyParams;
+  route: RouteInfo | undefined = undefined;
+  /** The request target as received: origin-form, or absolute-form from a proxy-style client. */
+  readonly [kTarget]: string;
   /** Status for a plain return value; set by the dispatcher. */
   [kStatus]: number | undefined = undefined;
   /** Extra response headers as a flat [name, value, ...] list; see setResponseHeader. */
@@ -78,7 +102,6 @@ export abstract class RequestCore {
   [kCloseConnection] = false;
 
   protected readonly options: RequestOptions;
-  #search: string;
   #query: QueryValues | undefined;
   #cookies: Record<string, string> | undefined;
   #bytes: Promise<Buffer> | undefined;
@@ -87,11 +110,9 @@ export abstract class RequestCore {
   #json: Promise<unknown> | undefined;
   #streamTaken = false;
 
-  constructor(method: string, path: string, search: string, params: Record<string, string> | undefined, options: RequestOptions) {
+  constructor(method: string, target: string, options: RequestOptions) {
     this.method = method;
-    this.path = path;
-    this.#search = search;
-    this.params = params ?? emptyParams;
+    this[kTarget] = target;
     this.options = options;
   }
 
@@ -101,11 +122,13 @@ export abstract class RequestCore {
   abstract get protocol(): 'http' | 'https';
   abstract get hostname(): string;
   protected abstract socketAddress(): string | undefined;
+  /** The `Content-Length` the client declared, if any. */
+  protected abstract declaredLength(): string | undefined;
   protected abstract readBytes(limit: number): Promise<Buffer>;
   protected abstract openStream(): ReadableStream<Uint8Array> | null;
 
   get query(): QueryValues {
-    return (this.#query ??= parseQueryString(this.#search));
+    return (this.#query ??= parseQueryString(targetSearch(this[kTarget])));
   }
 
   get cookies(): Record<string, string> {
@@ -113,17 +136,7 @@ export abstract class RequestCore {
   }
 
   get ip(): string | undefined {
-    if (this.options.trustProxy) {
-      const forwarded = this.headers.get('x-forwarded-for');
-      if (forwarded) {
-        const comma = forwarded.indexOf(',');
-        const first = (comma === -1 ? forwarded : forwarded.slice(0, comma)).trim();
-        if (first) return first;
-      }
-      const realIp = this.headers.get('x-real-ip')?.trim();
-      if (realIp) return realIp;
-    }
-    return this.socketAddress();
+    return clientAddress(this.options.trustProxy, this.headers, this.socketAddress());
   }
 
   get remoteAddress(): string | undefined {
@@ -153,7 +166,8 @@ export abstract class RequestCore {
     return this.#streamTaken || this.#bytes !== undefined;
   }
 
-  get body(): ReadableStream<Uint8Array> | null {
+  // Typed through Request, so that the declaration matches whichever lib a consumer compiles with.
+  get body(): Request['body'] {
     if (this.method === 'GET' || this.method === 'HEAD') return null;
     if (this.#bytes !== undefined) {
       const bytes = this.#bytes;
@@ -168,15 +182,34 @@ export abstract class RequestCore {
     return this.openStream();
   }
 
+  /**
+   * The 413 for a declared `Content-Length` over `maxBodySize`, decided before a byte of the body
+   * is read; the rest is then never read, so the connection cannot be reused.
+   */
+  [kOversizedBody](): HttpError | undefined {
+    const declared = this.declaredLength();
+    if (declared === undefined || !(Number(declared) > this.options.maxBodySize)) return undefined;
+    this[kCloseConnection] = true;
+    return bodyTooLarge(this.options.maxBodySize);
+  }
+
+  /** Hands an unexpected error (a bug, not an `HttpError`) to the server's `onError`. */
+  [kReport](error: unknown): void {
+    this.options.report(error, this);
+  }
+
   /** The raw body, read once (bounded by maxBodySize) and cached. */
-  bytes(): Promise<Uint8Array> {
-    return this.#rawBody().then((buffer) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength));
+  bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    // A Buffer read from a socket is never backed by a SharedArrayBuffer.
+    return this.#rawBody().then((buffer) => new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.byteLength));
   }
 
   #rawBody(): Promise<Buffer> {
     if (this.#bytes === undefined) {
       if (this.#streamTaken) return Promise.reject(new TypeError('Body is unusable: its stream was already read'));
-      this.#bytes = this.method === 'GET' || this.method === 'HEAD' ? noBody : this.readBytes(this.options.maxBodySize);
+      const refused = this[kOversizedBody]();
+      if (refused !== undefined) this.#bytes = Promise.reject(refused);
+      else this.#bytes = this.method === 'GET' || this.method === 'HEAD' ? noBody : this.readBytes(this.options.maxBodySize);
     }
     return this.#bytes;
   }

@@ -6,7 +6,6 @@ import { bodyTooLarge } from './body-limit.js';
 import { NodeHeaders } from './node-headers.js';
 import { RequestCore, type RequestOptions } from './kiln-request.js';
 
-
 function bodyEndedEarly(): HttpError {
   return new HttpError(400, 'The request body ended before its declared length');
 }
@@ -19,15 +18,8 @@ export class NodeRequest extends RequestCore {
   #flatHeaders: Record<string, string> | undefined;
   #signal: AbortSignal | undefined;
 
-  constructor(
-    incoming: IncomingMessage,
-    response: ServerResponse,
-    path: string,
-    search: string,
-    params: Record<string, string> | undefined,
-    options: RequestOptions,
-  ) {
-    super(incoming.method!, path, search, params, options);
+  constructor(incoming: IncomingMessage, response: ServerResponse, options: RequestOptions) {
+    super(incoming.method!, incoming.url!, options);
     this.incoming = incoming;
     this.response = response;
   }
@@ -72,6 +64,10 @@ export class NodeRequest extends RequestCore {
     return address !== undefined && address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
   }
 
+  protected declaredLength(): string | undefined {
+    return this.incoming.headers['content-length'];
+  }
+
   protected abortSignal(): AbortSignal {
     if (this.#signal === undefined) {
       const controller = new AbortController();
@@ -89,12 +85,6 @@ export class NodeRequest extends RequestCore {
 
   protected readBytes(limit: number): Promise<Buffer> {
     const incoming = this.incoming;
-    const declared = incoming.headers['content-length'];
-    if (declared !== undefined && Number(declared) > limit) {
-      // Decided before reading: the rest is never read, so the connection cannot be reused.
-      this[kCloseConnection] = true;
-      return Promise.reject(bodyTooLarge(limit));
-    }
     return new Promise<Buffer>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;

@@ -1,9 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { kCloseConnection, kResponseHeaders } from '../symbols.js';
+import { kCloseConnection, kReport, kResponseHeaders } from '../symbols.js';
 import type { NodeRequest } from '../request/node-request.js';
-import type { CompiledRoute } from '../dispatch.js';
 import { errorOutcome } from './error-body.js';
 import { jsonContentType, serialize, valueStatus } from './json-body.js';
 import { withRecordedHeaders } from './web-response.js';
@@ -23,7 +22,7 @@ export function writeJson(res: ServerResponse, req: NodeRequest | undefined, sta
 }
 
 /** Streams a web Response to the socket: its status, its headers, its body without buffering. */
-async function writeWebResponse(req: NodeRequest, response: Response, route: CompiledRoute): Promise<void> {
+async function writeWebResponse(req: NodeRequest, response: Response): Promise<void> {
   const res = req.response;
   const merged = withRecordedHeaders(req, response);
   const headers: string[] = [];
@@ -44,33 +43,34 @@ async function writeWebResponse(req: NodeRequest, response: Response, route: Com
   } catch (error) {
     // Headers are already sent: the only honest signal left is to cut the connection.
     if (!res.destroyed) res.destroy();
-    if ((error as NodeJS.ErrnoException)?.code !== 'ERR_STREAM_PREMATURE_CLOSE') route.report(error, req, route);
+    if ((error as NodeJS.ErrnoException)?.code !== 'ERR_STREAM_PREMATURE_CLOSE') req[kReport](error);
   }
 }
 
-export function writeError(req: NodeRequest, error: unknown, route: CompiledRoute): void {
+export function writeError(req: NodeRequest, error: unknown): void {
   const res = req.response;
   if (res.headersSent) {
-    route.report(error, req, route);
+    req[kReport](error);
     res.destroy();
     return;
   }
   const outcome = errorOutcome(error);
-  if (outcome.unexpected) route.report(error, req, route);
+  if (outcome.unexpected) req[kReport](error);
   writeJson(res, req, outcome.status, outcome.body);
 }
 
 // hot path: a plain return value becomes one writeHead + end
-export function writeValue(req: NodeRequest, value: unknown, route: CompiledRoute): void {
+export function writeValue(req: NodeRequest, value: unknown): void {
   if (value instanceof Response) {
-    writeWebResponse(req, value, route);
+    // Whatever escapes the streaming writer's own handling is answered (or cut) like any error.
+    writeWebResponse(req, value).catch((error: unknown) => writeError(req, error));
     return;
   }
   let body: string | undefined;
   try {
     body = serialize(value);
   } catch (error) {
-    writeError(req, error, route);
+    writeError(req, error);
     return;
   }
   writeJson(req.response, req, valueStatus(req, value), body);

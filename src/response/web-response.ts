@@ -1,12 +1,12 @@
-import { kResponseHeaders } from '../symbols.js';
+import { kReport, kResponseHeaders } from '../symbols.js';
 import type { RequestCore } from '../request/kiln-request.js';
 import { errorOutcome } from './error-body.js';
 import { jsonContentType, serialize, valueStatus } from './json-body.js';
 
-/** Recorded headers replace a Response's own, except Set-Cookie, which is added. */
+/** Recorded headers replace a Response's own, except Set-Cookie and Vary, which are added to. */
 function copyRecorded(recorded: string[], headers: Headers): void {
   for (let i = 0; i < recorded.length; i += 2) {
-    if (recorded[i] === 'set-cookie') headers.append('set-cookie', recorded[i + 1]!);
+    if (recorded[i] === 'set-cookie' || recorded[i] === 'vary') headers.append(recorded[i]!, recorded[i + 1]!);
     else headers.set(recorded[i]!, recorded[i + 1]!);
   }
 }
@@ -49,11 +49,18 @@ export function valueToWebResponse(req: RequestCore, value: unknown): Response {
   return new Response(withoutBody(req, status) ? null : body, { status, headers: headersFor(req, jsonContentType) });
 }
 
-export function errorToWebResponse(req: RequestCore, error: unknown, report: (error: unknown) => void): Response {
+export function errorToWebResponse(req: RequestCore, error: unknown): Response {
   const outcome = errorOutcome(error);
-  if (outcome.unexpected) report(error);
+  if (outcome.unexpected) req[kReport](error);
   return new Response(req.method === 'HEAD' ? null : outcome.body, {
     status: outcome.status,
     headers: headersFor(req, jsonContentType),
   });
+}
+
+/** What `app.fetch` resolves to: as a socket would send it, so HEAD answers carry no body. */
+export function finalWebResponse(req: RequestCore, response: Response): Response {
+  if (req.method !== 'HEAD' || response.body === null) return response;
+  response.body.cancel().catch(() => {});
+  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

@@ -1,27 +1,27 @@
 import { HttpError } from '../http-error.js';
+import { notFound, routeDecision, unroutedDecision, type RouteDecision, type UnroutedDecision } from './route-decision.js';
 import { routeParamNames } from './route-path.js';
 
-/** Everything registered on one path: the route of each method and the `Allow` header value. */
-export interface PathEntry<R> {
+/** Everything registered on one path, with the decisions that do not depend on the request. */
+interface PathEntry<R> {
+  /** The route of each method; HEAD is served by GET unless it has a route of its own. */
   readonly byMethod: Readonly<Record<string, R>>;
   readonly allow: string;
   readonly paramNames: readonly string[];
-}
-
-export interface PathMatch<R> {
-  readonly entry: PathEntry<R>;
-  /** Null-prototype object of decoded parameters; undefined for a static path. */
-  readonly params: Record<string, string> | undefined;
+  /** For a static path, the whole decision of each method, made once. */
+  readonly decisions: Readonly<Record<string, RouteDecision<R>>>;
+  readonly methodNotAllowed: UnroutedDecision;
+  readonly options: UnroutedDecision;
 }
 
 interface SegmentNode<R> {
   statics: Map<string, SegmentNode<R>>;
   param: SegmentNode<R> | undefined;
-  match: PathMatch<R> | undefined;
+  entry: PathEntry<R> | undefined;
 }
 
 function segmentNode<R>(): SegmentNode<R> {
-  return { statics: new Map(), param: undefined, match: undefined };
+  return { statics: new Map(), param: undefined, entry: undefined };
 }
 
 function decodeParam(raw: string): string {
@@ -33,38 +33,56 @@ function decodeParam(raw: string): string {
   }
 }
 
+function pathEntry<R>(path: string, byMethod: Record<string, R>): PathEntry<R> {
+  // The HEAD rule lives here, once: a GET route answers HEAD (the writers drop the body).
+  if (byMethod.GET !== undefined && byMethod.HEAD === undefined) byMethod.HEAD = byMethod.GET;
+  const allow = [...Object.keys(byMethod), 'OPTIONS'].join(', ');
+  const paramNames = routeParamNames(path);
+  const decisions: Record<string, RouteDecision<R>> = Object.create(null);
+  if (paramNames.length === 0) {
+    for (const method of Object.keys(byMethod)) decisions[method] = Object.freeze(routeDecision(byMethod[method]!, undefined, allow));
+  }
+  return Object.freeze({
+    byMethod: Object.freeze(byMethod),
+    allow,
+    paramNames,
+    decisions: Object.freeze(decisions),
+    methodNotAllowed: unroutedDecision('method-not-allowed', allow),
+    options: unroutedDecision('options', allow),
+  });
+}
+
+/** A path that exists, asked with a method it has no route for. */
+function unrouted<R>(entry: PathEntry<R>, method: string): UnroutedDecision {
+  return method === 'OPTIONS' ? entry.options : entry.methodNotAllowed;
+}
+
 /**
- * Static paths are found in one Map lookup; paths with `:name` segments in a segment tree, where a
- * static segment is preferred over a parameter and the walk backtracks when that fails.
- * Paths given to `find` are normalised by the caller (no trailing slash).
+ * Decides which route answers a method on a path. Static paths are found in one Map lookup;
+ * paths with `:name` segments in a segment tree, where a static segment is preferred over a
+ * parameter and the walk backtracks when that fails. Paths given to `find` are normalised by
+ * the caller (see request-target.ts).
  */
 export class Router<R> {
-  #pending = new Map<string, { path: string; byMethod: Record<string, R> }>();
-  #static = new Map<string, PathMatch<R>>();
+  #pending = new Map<string, Record<string, R>>();
+  #static = new Map<string, PathEntry<R>>();
   #root: SegmentNode<R> = segmentNode();
 
   add(method: string, path: string, route: R): void {
-    let pending = this.#pending.get(path);
-    if (pending === undefined) {
-      pending = { path, byMethod: Object.create(null) };
-      this.#pending.set(path, pending);
+    let byMethod = this.#pending.get(path);
+    if (byMethod === undefined) {
+      byMethod = Object.create(null) as Record<string, R>;
+      this.#pending.set(path, byMethod);
     }
-    pending.byMethod[method] = route;
+    byMethod[method] = route;
   }
 
   /** Builds the lookup structures; call once after every `add`. */
   build(): void {
-    for (const { path, byMethod } of this.#pending.values()) {
-      const methods = Object.keys(byMethod);
-      if (methods.includes('GET') && !methods.includes('HEAD')) methods.push('HEAD');
-      const paramNames = routeParamNames(path);
-      const entry: PathEntry<R> = Object.freeze({
-        byMethod: Object.freeze(byMethod),
-        allow: [...methods, 'OPTIONS'].join(', '),
-        paramNames,
-      });
-      if (paramNames.length === 0) {
-        this.#static.set(path, Object.freeze({ entry, params: undefined }));
+    for (const [path, byMethod] of this.#pending) {
+      const entry = pathEntry(path, byMethod);
+      if (entry.paramNames.length === 0) {
+        this.#static.set(path, entry);
         continue;
       }
       let node = this.#root;
@@ -76,27 +94,33 @@ export class Router<R> {
           node = next;
         }
       }
-      node.match = { entry, params: undefined };
+      node.entry = entry;
     }
     this.#pending.clear();
   }
 
-  // hot path: one Map lookup for static routes, no allocation
-  find(path: string): PathMatch<R> | undefined {
+  /**
+   * The decision for a method on a normalised path. Throws a 400 `HttpError` when a parameter's
+   * percent-encoding is malformed.
+   */
+  // hot path: a static route is one Map lookup and one property read, no allocation
+  find(method: string, path: string): RouteDecision<R> {
     const found = this.#static.get(path);
-    if (found !== undefined) return found;
-    if (this.#root.statics.size === 0 && this.#root.param === undefined) return undefined;
+    if (found !== undefined) return found.decisions[method] ?? unrouted(found, method);
+    if (this.#root.statics.size === 0 && this.#root.param === undefined) return notFound;
     const values: string[] = [];
     const node = this.#walk(this.#root, path, 1, values);
-    if (node === undefined) return undefined;
-    const { entry } = node.match!;
+    if (node === undefined) return notFound;
+    const entry = node.entry!;
+    const route = entry.byMethod[method];
+    if (route === undefined) return unrouted(entry, method);
     const params: Record<string, string> = Object.create(null);
     for (let i = 0; i < values.length; i++) params[entry.paramNames[i]!] = decodeParam(values[i]!);
-    return { entry, params };
+    return routeDecision(route, params, entry.allow);
   }
 
   #walk(node: SegmentNode<R>, path: string, start: number, values: string[]): SegmentNode<R> | undefined {
-    if (start > path.length) return node.match !== undefined ? node : undefined;
+    if (start > path.length) return node.entry !== undefined ? node : undefined;
     let end = path.indexOf('/', start);
     if (end === -1) end = path.length;
     const segment = path.slice(start, end);

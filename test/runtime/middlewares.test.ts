@@ -1,10 +1,15 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, Get, Middleware, HttpError, compiledBinder, createServer, type KilnRequest, type MiddlewareFunction } from '@kiln/core';
+import { Controller, Get, Post, Middleware, HttpError, compiledBinder, createServer, type KilnRequest, type MiddlewareFunction } from '@kiln/core';
+import { rateLimit } from '@kiln/rate-limit';
 import { overBothTransports } from '../support/server.js';
 
+declare module '@kiln/core' {
+  interface KilnRequest { trace?: string[] }
+}
+
 const trace = (label: string): MiddlewareFunction => (req) => {
-  ((req.trace ??= []) as string[]).push(label);
+  (req.trace ??= []).push(label);
 };
 
 @Middleware()
@@ -12,7 +17,7 @@ class TagClassMiddleware {
   // What @kiln/core/transformer generates for `use(@Req() req, @Header('x-token') token: string | null)`.
   @compiledBinder((req: KilnRequest) => [req, req.headers.get('x-token')])
   use(req: KilnRequest, token: string | null) {
-    (req.trace as string[]).push(`class:${token}`);
+    req.trace!.push(`class:${token}`);
   }
 }
 
@@ -145,7 +150,111 @@ Middlewares('a class middleware without @Middleware() fails at createServer', ()
 Middlewares('a class middleware whose use() has parameters but no binder fails at createServer', () => {
   @Middleware() class Unbound { use(_token: string) {} }
   @Controller('/n') class N { @Get('/') index() { return 1; } }
-  assert.throws(() => createServer({ controllers: [N], middlewares: [Unbound] }), /Middleware Unbound\.use declares 1 parameter\(s\) but has no compiled binder: @kiln\/core\/transformer did not run/);
+  assert.throws(() => createServer({ controllers: [N], middlewares: [Unbound] }), /Middleware Unbound\.use has no compiled binder: @kiln\/core\/transformer did not run/);
+});
+
+Middlewares('a class middleware without use() fails at createServer with KILN010', () => {
+  @Middleware() class NoUse { handle() {} }
+  class Unmarked { run() {} }
+  @Controller('/n') class N { @Get('/') index() { return 1; } }
+  for (const middleware of [NoUse, Unmarked]) {
+    assert.throws(
+      () => createServer({ controllers: [N], middlewares: [middleware as never] }),
+      (error: Error & { code?: string }) => error.code === 'KILN010' && error.message === `middlewares[0]: class middleware ${middleware.name} has no use() method`,
+    );
+  }
+});
+
+// Application middlewares run for every request; controller and route ones only for their routes.
+const seen: string[] = [];
+const logEvery: MiddlewareFunction = async (req, next) => {
+  const response = await next();
+  seen.push(`${req.method} ${req.path} -> ${response.status} route=${req.route?.path ?? 'none'}`);
+  return response;
+};
+const controllerOnly: MiddlewareFunction = (req) => { seen.push(`controller ${req.path}`); };
+const answerTeapotPaths: MiddlewareFunction = (req) => (req.route === undefined && req.path === '/teapot' ? { answeredBy: 'middleware' } : undefined);
+
+@Controller('/g', controllerOnly)
+class GlobalController {
+  @Get('/items') items() { return ['a']; }
+  @Post('/items') add() { return { added: true }; }
+}
+
+const globalConfig = { controllers: [GlobalController], middlewares: [logEvery, answerTeapotPaths] };
+
+Middlewares('an application middleware sees and logs a 404 and a 405; controller middlewares do not run for them', () =>
+  overBothTransports(globalConfig, async (send, transport) => {
+    seen.length = 0;
+    assert.is((await send('/g/nowhere')).status, 404);
+    assert.is((await send('/g/items', { method: 'DELETE' })).status, 405);
+    assert.is((await send('/g/items')).status, 200);
+    assert.equal(seen, [
+      'GET /g/nowhere -> 404 route=none',
+      'DELETE /g/items -> 405 route=none',
+      'controller /g/items',
+      'GET /g/items -> 200 route=/g/items',
+    ], transport);
+  }));
+
+Middlewares('an application middleware runs for OPTIONS and sees the 204 with Allow', () =>
+  overBothTransports(globalConfig, async (send) => {
+    seen.length = 0;
+    const reply = await send('/g/items', { method: 'OPTIONS' });
+    assert.is(reply.status, 204);
+    assert.is(reply.headers.get('allow'), 'GET, POST, HEAD, OPTIONS');
+    assert.equal(seen, ['OPTIONS /g/items -> 204 route=none']);
+  }));
+
+Middlewares('an application middleware may answer a request no route took', () =>
+  overBothTransports(globalConfig, async (send) => {
+    const reply = await send('/teapot');
+    assert.is(reply.status, 200);
+    assert.equal(reply.json(), { answeredBy: 'middleware' });
+  }));
+
+Middlewares('a global rateLimit() counts 404s', () => {
+  const limited = { controllers: [GlobalController], middlewares: [rateLimit({ max: 2, keyGenerator: (req) => req.headers.get('x-client') ?? '' })] };
+  return overBothTransports(limited, async (send, transport) => {
+    const headers = { 'x-client': transport };
+    assert.is((await send('/g/nowhere', { headers })).status, 404);
+    const second = await send('/g/other', { headers });
+    assert.is(second.status, 404);
+    assert.is(second.headers.get('ratelimit-remaining'), '0');
+    assert.is((await send('/g/items', { headers })).status, 429);
+  }, { identical: false }); // RateLimit-Reset may fall in another second on the second run
+});
+
+Middlewares('a wrapper middleware (...args) => mw(...args) gets next and can use it', () => {
+  const addHeader: MiddlewareFunction = async (_req, next) => {
+    const response = await next();
+    response.headers.set('x-wrapped', 'yes');
+    return response;
+  };
+  const wrapper: MiddlewareFunction = (...args) => addHeader(...args);
+  @Controller('/w') class Wrapped { @Get('/') index() { return { ok: true }; } }
+  return overBothTransports({ controllers: [Wrapped], middlewares: [wrapper] }, async (send) => {
+    const reply = await send('/w');
+    assert.is(reply.status, 200);
+    assert.is(reply.headers.get('x-wrapped'), 'yes');
+    assert.equal(reply.json(), { ok: true });
+  });
+});
+
+Middlewares('calling next() twice gives the same Response and runs the handler once', () => {
+  let runs = 0;
+  const twice: MiddlewareFunction = async (_req, next) => {
+    const first = await next();
+    const second = await next();
+    return first === second ? first : new Response('different', { status: 500 });
+  };
+  @Controller('/t') class Twice { @Get('/') index() { runs++; return { runs }; } }
+  return overBothTransports({ controllers: [Twice], middlewares: [twice] }, async (send, transport) => {
+    runs = 0;
+    const reply = await send('/t');
+    assert.is(reply.status, 200, transport);
+    assert.equal(reply.json(), { runs: 1 });
+  });
 });
 
 Middlewares.run();

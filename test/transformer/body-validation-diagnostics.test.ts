@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createServer } from '@kiln/core';
+import { createServer, type ControllerClass } from '@kiln/core';
 import { compileFixture, fixturesDir, parseDiagnostics, root, type Compiled, type Reported } from './support/compile-fixture.js';
 
 const fixtures = join(fixturesDir, 'body-validation');
@@ -80,13 +80,26 @@ test('KILN112 names the path of the Date (or bigint, function...) and suggests a
   assert.match(compiled.output, 'KILN111: @Body() event: { title: string } cannot be validated: its class Local is declared inside a function or block');
 });
 
+test('KILN112 reports every non-JSON place of one body in the same build', async () => {
+  const { reported } = await compile('diagnostics');
+  assert.equal(reported.filter((r) => r.line === 31).map((r) => r.message), [
+    "KILN112: JSON cannot carry a bigint: 'id' in @Body() counter: { id: bigint; onChange?: () => void } is a bigint, which a request body can never carry; declare the JSON form (a string, a number, an array or a plain object) and convert it in the handler",
+    "KILN112: JSON cannot carry a function: 'onChange' in @Body() counter: { id: bigint; onChange?: () => void } is a function, which a request body can never carry; declare the JSON form (a string, a number, an array or a plain object) and convert it in the handler",
+  ]);
+});
+
+test('KILN114: a tagged parameter on a method module scope cannot name', async () => {
+  const { compiled } = await compile('diagnostics');
+  assert.match(compiled.output, "KILN114: @Query('n') n: number & tags.Minimum<1> cannot be checked against its typia tags (Minimum<1>): its class Local is declared inside a function or block");
+});
+
 test('a CommonJS module validates its typed body, requiring only typia helpers', async () => {
   const { compiled } = await compile('commonjs');
   assert.is(compiled.exitCode, 0, compiled.output);
   const js = readFileSync(join(compiled.outDir, 'app.cjs'), 'utf8');
   assert.not.match(js, 'kiln$typia', 'typia is declared for the checker, never loaded whole');
   assert.match(js, 'require("typia/lib/internal/');
-  const { Orders } = createRequire(import.meta.url)(join(compiled.outDir, 'app.cjs')) as { Orders: Function };
+  const { Orders } = createRequire(import.meta.url)(join(compiled.outDir, 'app.cjs')) as { Orders: ControllerClass };
   const app = createServer({ controllers: [Orders], strictValidation: true });
   const post = (body: unknown) => app.fetch(new Request('http://localhost/orders', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }));
   const ok = await post({ sku: 'ABC-1', quantity: 2 });
@@ -111,7 +124,7 @@ test("typia's own error about a body type is reported on the parameter's type, n
 test('with KILN110 disabled, typed bodies build without typia and pass through unchecked', async () => {
   const { compiled } = await compile('disabled');
   assert.is(compiled.exitCode, 0, compiled.output);
-  const { Users } = (await import(pathToFileURL(join(compiled.outDir, 'app.js')).href)) as { Users: Function };
+  const { Users } = (await import(pathToFileURL(join(compiled.outDir, 'app.js')).href)) as { Users: ControllerClass };
   const app = createServer({ controllers: [Users], strictValidation: true });
   const reply = await app.fetch(new Request('http://localhost/users', { method: 'POST', body: '{"name":1}', headers: { 'content-type': 'application/json' } }));
   assert.equal([reply.status, await reply.json()], [200, { name: 1 }]);

@@ -51,6 +51,46 @@ test('tspc prints the file, line and column of a KILN error', () => {
   assert.match(compiled.output, /kiln105-duplicate-route-b\.ts\(6,3\): error TS9105: KILN105: GET \/items\/:key is already declared by ItemsA\.get \(kiln105-duplicate-route-a\.ts:5\)/);
 });
 
+test('KILN103 prints the refused type and what to declare instead', () => {
+  const at = (line: number, text: string): void => {
+    const found = reported.some((r) => r.file === 'kiln103-refused-types.ts' && r.line === line && r.code === 'KILN103' && r.message.includes(text));
+    assert.ok(found, `line ${line}: ${text}\n${compiled.output}`);
+  };
+  at(17, "KILN103: parameter 'm': 'Map<string, string>' is a Map, which request text (or JSON) never gives; declare a Record<string, T> (a JSON object) instead");
+  at(18, "'Set<string>' is a Set, which request text (or JSON) never gives; declare an array (T[]) instead");
+  at(20, "'(x: number) => number': a function cannot come from a request");
+  at(21, "'symbol': a symbol cannot come from a request; declare string");
+  at(22, "'bigint': request text has no bigint form; declare number, or string & tags.Pattern<'^-?[0-9]+$'> and call BigInt() in the handler");
+  at(23, "'Point' is an instance of a class, which request text (or JSON) never gives: only its data can arrive, as a plain object; declare an interface or type alias");
+  at(24, "'number[][]' is an array of arrays, which repeated request text cannot express; repeat the key for one level (number[])");
+  at(25, "'number | Date' mixes conversions (number, Date), so Kiln cannot tell how to read the text");
+  at(26, "'string | string[]' mixes conversions (text, array)");
+  at(27, `'boolean | "auto"' mixes conversions (boolean, literal)`);
+});
+
+test('one build reports every problem of one parameter: each non-JSON place of an object type', () => {
+  const window = reported.filter((r) => r.file === 'kiln103-refused-types.ts' && r.line === 28).map((r) => r.message);
+  assert.equal(window, [
+    "KILN103: @Query('window') window: Window: 'from' is a Date, which JSON text never gives; declare it string & tags.Format<'date-time'> (import { tags } from 'typia') and convert it in the handler",
+    "KILN103: @Query('window') window: Window: 'tags' is a Set, which JSON text never gives; declare the JSON form (a string, a number, an array or a plain object) and convert it in the handler",
+  ]);
+});
+
+test('KILN113 says what to add for tagged and object-typed parameters without typia', () => {
+  assert.match(compiled.output, "kiln113-tags-without-typia.ts(13,28): error TS9113: KILN113: @Query('limit') limit: number & tags.Maximum<100> is checked against its typia tags (Maximum<100>) by a typia validator generated at build time, but typia's transformer is not configured: add { \"transform\": \"typia/lib/transform\" } after @kiln/core/transformer's entry in compilerOptions.plugins");
+  assert.match(compiled.output, "KILN113: @Query('filter') filter: Filter is checked against its declared object type");
+});
+
+test('KILN115: a request-property decorator only fits a parameter that accepts the property', () => {
+  assert.match(compiled.output, 'kiln115-request-property-type.ts(11,15): error TS9115: KILN115: @Ip() ip: number does not accept req.ip, which is string | undefined: declare ip: string | undefined');
+  assert.match(compiled.output, 'KILN115: @Req() req: string does not accept the request, a KilnRequest: declare req: KilnRequest');
+});
+
+test('KILN116 names the class of a static or #private route', () => {
+  assert.match(compiled.output, "kiln116-static-or-private-route.ts(5,3): error TS9116: KILN116: @Get('/static') is on the static method Reports.list, which the router cannot call on a Reports instance; make it an instance method");
+  assert.match(compiled.output, "kiln116-static-or-private-route.ts(10,3): error TS9116: KILN116: @Get('/private') is on the #private method Reports.#hidden");
+});
+
 test('positions: a type error in a file full of decorated methods is reported at its true line and column', () => {
   for (const e of expected.filter((x) => x.column !== undefined)) {
     const hit = reported.find((r) => r.file === e.file && r.line === e.line && r.code === e.code);

@@ -4,27 +4,47 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createServer, KilnError } from '@kiln/core';
+import { createServer, KilnError, type ControllerClass } from '@kiln/core';
 import { compileFixture, fixturesDir, parseDiagnostics, root } from './support/compile-fixture.js';
 
 test('without the plugin, tspc reports TS1206 on the parameter decorator', async () => {
   const outDir = join(root, 'build', 'transformer-fixtures', 'no-plugin');
   const compiled = await compileFixture(join(fixturesDir, 'no-plugin'), outDir);
-  assert.equal(parseDiagnostics(compiled.output).map((d) => `${d.line}:${d.column} ${d.code}`), ['5:26 TS1206']);
+  assert.equal(parseDiagnostics(compiled.output).map((d) => `${d.line}:${d.column} ${d.code}`), ['5:26 TS1206', '11:18 TS1206', '11:43 TS1206', '11:69 TS1206', '11:98 TS1206']);
+});
 
-  const { Users } = (await import(pathToFileURL(join(outDir, 'app.js')).href)) as { Users: Function };
-  let error: unknown;
+async function startupError(controller: string): Promise<KilnError> {
+  const outDir = join(root, 'build', 'transformer-fixtures', 'no-plugin');
+  const app = (await import(pathToFileURL(join(outDir, 'app.js')).href)) as Record<string, ControllerClass>;
   try {
-    createServer({ controllers: [Users] });
+    createServer({ controllers: [app[controller]!] });
   } catch (caught) {
-    error = caught;
+    assert.instance(caught, KilnError);
+    return caught as KilnError;
   }
-  assert.instance(error, KilnError);
-  assert.is((error as KilnError).code, 'KILN003');
-  const message = (error as Error).message;
-  assert.match(message, 'Route GET /users/search (Users.search) declares 1 parameter(s) but has no compiled binder');
-  assert.match(message, '{ "transform": "@kiln/core/transformer", "transformProgram": true }');
-  assert.match(message, 'build with tspc');
+  throw new Error(`${controller} started without compiled binders`);
+}
+
+test('without the plugin, a route with a bound parameter refuses to start (KILN003) and says how to build', async () => {
+  const error = await startupError('Users');
+  assert.is(error.code, 'KILN003');
+  assert.match(error.message, 'Route GET /users/search (Users.search) has no compiled binder: @kiln/core/transformer did not run on this file');
+  assert.match(error.message, '{ "transform": "@kiln/core/transformer", "transformProgram": true }');
+  assert.match(error.message, 'build with tspc');
+  assert.match(error.message, '@kiln/core/esbuild');
+  assert.match(error.message, 'node --import @kiln/core/register');
+});
+
+test('without the plugin, a handler whose four parameters all have defaults (length 0) refuses to start', async () => {
+  const error = await startupError('Pages');
+  assert.is(error.code, 'KILN003');
+  assert.match(error.message, 'Route GET /pages (Pages.list) has no compiled binder');
+});
+
+test('without the plugin, even a route without parameters refuses to start: the app was not compiled', async () => {
+  const error = await startupError('Health');
+  assert.is(error.code, 'KILN003');
+  assert.match(error.message, 'Route GET /health (Health.check) has no compiled binder');
 });
 
 test.run();

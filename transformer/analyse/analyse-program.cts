@@ -1,13 +1,14 @@
 import type * as ts from 'typescript';
 import { kilnDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
-import type { Conversion, FileModel, MethodModel, ParameterModel, RouteModel } from './model.cjs';
+import type { Conversion, FileModel, MethodModel, ParameterCheck, ParameterModel, RouteModel } from './model.cjs';
 import { recogniseBinding, type RecognisedBinding } from '../find/parameter-recognition.cjs';
 import { recogniseKilnDecorator } from '../find/route-recognition.cjs';
 import { joinRoutePath, routeParamNames, routeShape } from './route-path.cjs';
-import { conversionOfType } from './type-conversion.cjs';
+import { conversionOfType, type DeclaredCheck } from './type-conversion.cjs';
 import { readItems, reconcileItems } from './items-argument.cjs';
 import { lineOf, type Toolkit } from '../toolkit.cjs';
-import { bodyValidationOf } from './body-validation.cjs';
+import { bodyValidationOf, findNonJson, methodTypeOf, parameterTypeQuery, typiaConfigured, typiaEntry } from './body-validation.cjs';
+import { compilerOptionDiagnostics } from './compiler-options.cjs';
 
 /** The analysis of a whole program: what to generate per file, and what is wrong. */
 export interface ProgramModel {
@@ -60,7 +61,7 @@ class Analyser {
       this.#report('generatedCodeError', file.statements[0] ?? file, `analysing this file failed: ${(error as Error).stack ?? error}`);
       return;
     }
-    if (found.ranges.length === 0) return;
+    if (found.ranges.length === 0 && found.methods.length === 0) return;
     this.files.set(file.fileName, {
       fileName: file.fileName, displayName: this.#displayName(file.fileName), methods: found.methods, decoratorRanges: found.ranges,
       references: [...found.references], localReferences: [...found.localReferences],
@@ -74,7 +75,8 @@ class Analyser {
       const hasParameters = tsi.isMethodDeclaration(member) || tsi.isConstructorDeclaration(member) || tsi.isSetAccessorDeclaration(member);
       if (!hasParameters) continue;
       const bindings = member.parameters.map((parameter) => this.#bindingsOf(parameter, found));
-      const { routes, handWritten } = this.#routesOf(member, cls, context);
+      const { routes, handWritten, refused } = this.#routesOf(member, cls, context);
+      if (refused) continue;
       const isUse = tsi.isMethodDeclaration(member) && context.isMiddleware && member.name.getText(found.file) === 'use';
       if (routes.length === 0 && !isUse) {
         const where = member.name?.getText(found.file) ?? 'constructor';
@@ -83,10 +85,11 @@ class Analyser {
         }
         continue;
       }
-      if (!tsi.isMethodDeclaration(member) || member.parameters.length === 0 || handWritten) continue;
+      if (!tsi.isMethodDeclaration(member) || handWritten) continue;
       const parameters = member.parameters.map((parameter, index) => this.#parameter(parameter, index, bindings[index]!, routes, found.file));
       // Without a single binding there is nothing to compile: the runtime's start-up check (KILN003) applies too.
-      if (bindings.every((list) => list !== 'reported' && list.length === 0)) continue;
+      // A method without parameters is still marked as compiled (`noParameters`), so the runtime can tell it apart.
+      if (parameters.length > 0 && bindings.every((list) => list !== 'reported' && list.length === 0)) continue;
       found.methods.push({
         className: cls.name?.text ?? 'AnonymousClass',
         methodName: member.name.getText(found.file),
@@ -132,20 +135,31 @@ class Analyser {
   }
 
   /** The routes a member declares (checked for duplicates), and whether it has a hand-written binder. */
-  #routesOf(member: ts.ClassElement, cls: ts.ClassLikeDeclaration, context: ClassContext): { routes: RouteModel[]; handWritten: boolean } {
+  #routesOf(member: ts.ClassElement, cls: ts.ClassLikeDeclaration, context: ClassContext): { routes: RouteModel[]; handWritten: boolean; refused: boolean } {
+    const { ts: tsi } = this.tk;
     const routes: RouteModel[] = [];
     let handWritten = false;
-    if (!this.tk.ts.isMethodDeclaration(member)) return { routes, handWritten };
-    for (const decorator of this.tk.ts.getDecorators(member) ?? []) {
+    if (!tsi.isMethodDeclaration(member)) return { routes, handWritten, refused: false };
+    const isStatic = (tsi.getCombinedModifierFlags(member) & tsi.ModifierFlags.Static) !== 0;
+    const isHashPrivate = tsi.isPrivateIdentifier(member.name);
+    for (const decorator of tsi.getDecorators(member) ?? []) {
       const recognised = recogniseKilnDecorator(this.tk, decorator);
       if (recognised?.kind === 'hand-written-binder') handWritten = true;
       if (recognised?.kind !== 'route') continue;
+      if (isStatic || isHashPrivate) {
+        // The router calls a route on a controller instance, by name: neither kind of method is there.
+        const where = `${cls.name?.text ?? 'AnonymousClass'}.${member.name.getText()}`;
+        this.#report('staticOrPrivateRoute', decorator, isStatic
+          ? `${decorator.getText()} is on the static method ${where}, which the router cannot call on a ${cls.name?.text ?? 'controller'} instance; make it an instance method`
+          : `${decorator.getText()} is on the #private method ${where}, which the router cannot reach from outside the class; drop the # (a TypeScript private method works)`);
+        return { routes, handWritten, refused: true };
+      }
       const path = recognised.path === undefined || context.basePath === undefined ? undefined : joinRoutePath(context.basePath, recognised.path);
       const route = { method: recognised.method, path };
       routes.push(route);
       if (context.isController) this.#checkDuplicate(route, decorator, cls, member);
     }
-    return { routes, handWritten };
+    return { routes, handWritten, refused: false };
   }
 
   #parameter(parameter: ts.ParameterDeclaration, index: number, bindings: RecognisedBinding[] | 'reported', routes: RouteModel[], file: ts.SourceFile): ParameterModel | undefined {
@@ -182,10 +196,20 @@ class Analyser {
         (type.isUnion() && type.types.some((t) => t.flags & (this.tk.ts.TypeFlags.Undefined | this.tk.ts.TypeFlags.Void)));
       const required = source === 'body' && !optional && !admitsUndefined;
       const model: ParameterModel = { index, parameterName, source, key, conversion: { kind: 'raw' }, required, typeText };
-      if (source === 'request') return model;
+      if (source === 'request') {
+        if (binding.value !== undefined && !this.#accepts(type, binding.value, parameter.initializer !== undefined)) {
+          const injected = this.tk.checker.typeToString(binding.value);
+          const what = key === '' ? 'the request, a KilnRequest' : `req.${key}, which is ${injected}`;
+          this.#report('requestPropertyTypeMismatch', parameter.type ?? parameter.name,
+            `${binding.decorator.getText(file)} ${parameterName}: ${typeText} does not accept ${what}: declare ${parameterName}: ${injected}` +
+            (key === '' ? '' : ' (or a type that accepts it)'));
+          return undefined;
+        }
+        return model;
+      }
       const answer = bodyValidationOf(this.tk, parameter, type, key);
-      if ('problem' in answer) {
-        this.#report(answer.problem.key, answer.problem.node, answer.problem.message);
+      if ('problems' in answer) {
+        for (const problem of answer.problems) this.#report(problem.key, problem.node, problem.message);
         return model;
       }
       return answer.validation === undefined ? model : { ...model, validation: answer.validation };
@@ -193,7 +217,7 @@ class Analyser {
 
     const declared = conversionOfType(this.tk, type, parameter.type);
     if (!declared.ok) {
-      this.#report('unsupportedType', parameter.type ?? parameter.name, `parameter '${parameterName}': ${declared.reason}. Use string, number, boolean, Date, an object type (JSON), an array of those, an enum or a union of literals`);
+      this.#report('unsupportedType', parameter.type ?? parameter.name, `parameter '${parameterName}': ${declared.reason}. Supported: string, number, boolean, Date, an object type (JSON), an array of those, an enum or a union of literals, string or number with typia tags`);
       return undefined;
     }
     let conversion: Conversion = declared.conversion;
@@ -207,7 +231,55 @@ class Analyser {
     }
     const neverAbsent = source === 'param' || conversion.kind === 'boolean' || conversion.kind === 'array' || conversion.kind === 'raw';
     const required = !neverAbsent && !optional && !declared.admitsUndefined;
-    return { index, parameterName, source, key, conversion, required, typeText };
+    const model: ParameterModel = { index, parameterName, source, key, conversion, required, typeText };
+    // `items` that turned a tagged string into allowed values decide alone: the tags no longer apply.
+    if (declared.check === undefined || conversion !== declared.conversion) return model;
+    const check = this.#check(parameter, type, declared.check, `@${binding.decorator.expression.getText(file).split('(')[0]}('${binding.name}') ${parameterName}: ${typeText}`);
+    return check === undefined ? undefined : { ...model, check };
+  }
+
+  /**
+   * The typia check of a tagged or object-typed parameter: its validator is generated like a typed
+   * body's (typia's transformer must be configured, and generated code must name the method's type).
+   */
+  #check(parameter: ts.ParameterDeclaration, type: ts.Type, declared: DeclaredCheck, written: string): ParameterCheck | undefined {
+    const at = parameter.type ?? parameter.name;
+    if (declared.kind === 'type') {
+      // JSON.parse makes no Date, Map, bigint... anywhere inside: each such place is refused, all in one build.
+      const foreign = findNonJson(this.tk, type);
+      for (const found of foreign) {
+        this.#report('unsupportedType', at, `${written}: ${found.path === '' ? 'the type' : `'${found.path}'`} is ${found.what}, which JSON text never gives; ${found.advice}`);
+      }
+      if (foreign.length > 0) return undefined;
+    }
+    const what = declared.kind === 'tags' ? `its typia tags (${declared.tags.map((t) => t.text).join(', ')})` : 'its declared object type';
+    if (!typiaConfigured(this.tk.program.getCompilerOptions())) {
+      this.#report('typiaNotConfiguredForParameter', at,
+        `${written} is checked against ${what} by a typia validator generated at build time, but typia's transformer is not configured: ` +
+        `add ${typiaEntry} after @kiln/core/transformer's entry in compilerOptions.plugins (and npm install typia), ` +
+        (declared.kind === 'tags' ? 'or remove the tags and check the value in the handler' : 'or declare the parameter unknown and check it in the handler'));
+      return undefined;
+    }
+    const owner = methodTypeOf(this.tk, parameter);
+    if ('reason' in owner) {
+      this.#report('parameterTypeNotNameable', at,
+        `${written} cannot be checked against ${what}: ${owner.reason}, so generated code cannot name its type from module scope. ` +
+        'Declare the controller as a class at the top level of its module with a public, named method');
+      return undefined;
+    }
+    const nonNullable = `NonNullable<${parameterTypeQuery(this.tk, parameter, owner.type)}>`;
+    const file = parameter.getSourceFile();
+    return {
+      kind: declared.kind, item: declared.item, tags: declared.tags,
+      typeQuery: declared.item ? `${nonNullable}[number]` : nonNullable,
+      site: { start: at.getStart(file), end: at.getEnd() },
+    };
+  }
+
+  /** Whether a parameter of type `declared` accepts every member of `injected` (`undefined` too, unless a default replaces it). */
+  #accepts(declared: ts.Type, injected: ts.Type, hasDefault: boolean): boolean {
+    const members = injected.isUnion() ? injected.types : [injected];
+    return members.every((member) => (hasDefault && member.flags & this.tk.ts.TypeFlags.Undefined) || this.tk.checker.isTypeAssignableTo(member, declared));
   }
 
   #checkDuplicate(route: RouteModel, decorator: ts.Decorator, cls: ts.ClassLikeDeclaration, member: ts.ClassElement): void {
@@ -275,5 +347,5 @@ export function analyseProgram(tk: Toolkit): ProgramModel {
   const projectDir = (typeof configFile === 'string' ? configFile.replace(/[\\/][^\\/]*$/, '') : tk.program.getCurrentDirectory()).replace(/\\/g, '/');
   const analyser = new Analyser(tk, projectDir);
   for (const file of ownSourceFiles(tk)) analyser.file(file);
-  return { files: analyser.files, diagnostics: analyser.diagnostics };
+  return { files: analyser.files, diagnostics: [...compilerOptionDiagnostics(tk), ...analyser.diagnostics] };
 }

@@ -10,7 +10,10 @@ import type { Toolkit } from '../toolkit.cjs';
 /** A typed body's validation, none (`any`/`unknown`), or the KILN error that stops it. */
 export type BodyValidationAnswer =
   | { readonly validation: BodyValidation | undefined }
-  | { readonly problem: { readonly key: DiagnosticKey; readonly node: ts.Node; readonly message: string } };
+  | { readonly problems: readonly BodyProblem[] };
+
+/** A KILN error that stops a body's validation. */
+export interface BodyProblem { readonly key: DiagnosticKey; readonly node: ts.Node; readonly message: string }
 
 /** typia's ts-patch entry, as a consumer writes it or as a resolved path. */
 const typiaTransform = /(^|[\\/])typia[\\/]lib[\\/]transform(\.[cm]?js)?$/;
@@ -44,14 +47,17 @@ export function bodyValidationOf(tk: Toolkit, parameter: ts.ParameterDeclaration
       `add ${typiaEntry} after @kiln/core/transformer's entry in compilerOptions.plugins (and npm install typia), ` +
       'or declare the body unknown to leave it unvalidated');
   }
-  const foreign = findNonJson(tk, type, '', new Set(), 0);
-  if (foreign !== undefined) {
-    const where = foreign.path === '' ? written : `'${foreign.path}' in ${written}`;
-    return problem('notJsonInBody', at, foreign.what === 'a Date'
-      ? `JSON has no dates: ${where} is a Date, which a request body can never carry; ` +
-        "declare it string & tags.Format<'date-time'> (import { tags } from 'typia') and convert it in the handler"
-      : `JSON cannot carry ${foreign.what}: ${where} is ${foreign.what}, which a request body can never carry; ` +
-        'declare the JSON form (a string, a number, an array or a plain object) and convert it in the handler');
+  const foreign = findNonJson(tk, type);
+  if (foreign.length > 0) {
+    // Every place at once: fixing one and rebuilding to find the next is what users hate most.
+    return {
+      problems: foreign.map((found) => {
+        const where = found.path === '' ? written : `'${found.path}' in ${written}`;
+        return { key: 'notJsonInBody', node: at, message: found.what === 'a Date'
+          ? `JSON has no dates: ${where} is a Date, which a request body can never carry; ${found.advice}`
+          : `JSON cannot carry ${found.what}: ${where} is ${found.what}, which a request body can never carry; ${found.advice}` } as const;
+      }),
+    };
   }
   const owner = methodTypeOf(tk, parameter);
   if ('reason' in owner) {
@@ -59,14 +65,19 @@ export function bodyValidationOf(tk: Toolkit, parameter: ts.ParameterDeclaration
       `${written} cannot be validated: ${owner.reason}, so generated code cannot name its type from module scope. ` +
       'Declare the controller as a class at the top level of its module with a public, named method, or declare the body unknown');
   }
-  const method = parameter.parent as ts.MethodDeclaration;
-  const index = method.parameters.filter((p) => !isThisParameter(tsi, p)).indexOf(parameter);
   const site = { start: at.getStart(file), end: at.getEnd() };
-  return { validation: { typeQuery: `Parameters<${owner.type}>[${index}]`, path: field === '' ? '$input' : `$input${accessPath(field)}`, site } };
+  return { validation: { typeQuery: parameterTypeQuery(tk, parameter, owner.type), path: field === '' ? '$input' : `$input${accessPath(field)}`, site } };
+}
+
+/** `Parameters<Users['create']>[0]`: the parameter's declared type named through its method's type. */
+export function parameterTypeQuery(tk: Toolkit, parameter: ts.ParameterDeclaration, methodType: string): string {
+  const method = parameter.parent as ts.MethodDeclaration;
+  const index = method.parameters.filter((p) => !isThisParameter(tk.ts, p)).indexOf(parameter);
+  return `Parameters<${methodType}>[${index}]`;
 }
 
 function problem(key: DiagnosticKey, node: ts.Node, message: string): BodyValidationAnswer {
-  return { problem: { key, node, message } };
+  return { problems: [{ key, node, message }] };
 }
 
 function isThisParameter(tsi: typeof ts, parameter: ts.ParameterDeclaration): boolean {
@@ -79,7 +90,7 @@ function accessPath(field: string): string {
 }
 
 /** The method's type as a module-scope type expression (`Users['create']`), or why there is none. */
-function methodTypeOf(tk: Toolkit, parameter: ts.ParameterDeclaration): { type: string } | { reason: string } {
+export function methodTypeOf(tk: Toolkit, parameter: ts.ParameterDeclaration): { type: string } | { reason: string } {
   const { ts: tsi } = tk;
   const method = parameter.parent;
   if (!tsi.isMethodDeclaration(method)) return { reason: 'it is not a method parameter' };
@@ -115,44 +126,52 @@ const deepest = 24;
 /** Built-in classes a JSON body can never hold (JSON.parse makes none of them). */
 const notJsonClasses = new Set(['Date', 'Map', 'Set', 'WeakMap', 'WeakSet', 'RegExp', 'Promise']);
 
-/** Where a body type holds something JSON cannot carry ('' for the body itself), and what. */
-function findNonJson(tk: Toolkit, type: ts.Type, path: string, seen: Set<ts.Type>, depth: number): { path: string; what: string } | undefined {
+/** One place in a type that JSON cannot carry: where ('' for the type itself), what, and what to declare instead. */
+export interface NonJson {
+  readonly path: string;
+  readonly what: string;
+  readonly advice: string;
+}
+
+const dateAdvice = "declare it string & tags.Format<'date-time'> (import { tags } from 'typia') and convert it in the handler";
+const jsonAdvice = 'declare the JSON form (a string, a number, an array or a plain object) and convert it in the handler';
+
+/** Every place a type holds something JSON cannot carry (a Date, bigint, symbol, function, Map...), each once. */
+export function findNonJson(tk: Toolkit, type: ts.Type): NonJson[] {
+  const found: NonJson[] = [];
+  collectNonJson(tk, type, '', new Set(), 0, found);
+  return found;
+}
+
+function collectNonJson(tk: Toolkit, type: ts.Type, path: string, seen: Set<ts.Type>, depth: number, found: NonJson[]): void {
   const { ts: tsi, checker } = tk;
-  if (seen.has(type) || depth > deepest) return undefined;
+  if (seen.has(type) || depth > deepest) return;
   seen.add(type);
-  if (type.flags & tsi.TypeFlags.BigIntLike) return { path, what: 'a bigint' };
-  if (type.flags & tsi.TypeFlags.ESSymbolLike) return { path, what: 'a symbol' };
+  const add = (what: string): void => {
+    found.push({ path, what, advice: what === 'a Date' ? dateAdvice : jsonAdvice });
+  };
+  if (type.flags & tsi.TypeFlags.BigIntLike) return add('a bigint');
+  if (type.flags & tsi.TypeFlags.ESSymbolLike) return add('a symbol');
   const builtIn = builtInClassOf(tk, type);
-  if (builtIn !== undefined) return { path, what: `a ${builtIn}` };
+  if (builtIn !== undefined) return add(`a ${builtIn}`);
   if (type.isUnionOrIntersection()) {
-    for (const member of type.types) {
-      const found = findNonJson(tk, member, path, seen, depth + 1);
-      if (found !== undefined) return found;
-    }
-    return undefined;
+    for (const member of type.types) collectNonJson(tk, member, path, seen, depth + 1, found);
+    return;
   }
-  if (!(type.flags & tsi.TypeFlags.Object)) return undefined;
-  if (checker.getSignaturesOfType(type, tsi.SignatureKind.Call).length > 0) return { path, what: 'a function' };
+  if (!(type.flags & tsi.TypeFlags.Object)) return;
+  if (checker.getSignaturesOfType(type, tsi.SignatureKind.Call).length > 0) return add('a function');
   if (checker.isArrayType(type) || checker.isTupleType(type)) {
-    for (const item of checker.getTypeArguments(type as ts.TypeReference)) {
-      const found = findNonJson(tk, item, `${path}[]`, seen, depth + 1);
-      if (found !== undefined) return found;
-    }
-    return undefined;
+    for (const item of checker.getTypeArguments(type as ts.TypeReference)) collectNonJson(tk, item, `${path}[]`, seen, depth + 1, found);
+    return;
   }
   for (const property of checker.getPropertiesOfType(type)) {
     // Methods and accessors are not data: typia does not read them from a JSON body.
     if (property.flags & (tsi.SymbolFlags.Method | tsi.SymbolFlags.Accessor)) continue;
     // typia's tags are phantom properties of the intersection (`string & tags.Format<...>`).
     if (property.name.startsWith('typia.')) continue;
-    const found = findNonJson(tk, checker.getTypeOfSymbol(property), path === '' ? property.name : `${path}.${property.name}`, seen, depth + 1);
-    if (found !== undefined) return found;
+    collectNonJson(tk, checker.getTypeOfSymbol(property), path === '' ? property.name : `${path}.${property.name}`, seen, depth + 1, found);
   }
-  for (const info of checker.getIndexInfosOfType(type)) {
-    const found = findNonJson(tk, info.type, `${path}[key]`, seen, depth + 1);
-    if (found !== undefined) return found;
-  }
-  return undefined;
+  for (const info of checker.getIndexInfosOfType(type)) collectNonJson(tk, info.type, `${path}[key]`, seen, depth + 1, found);
 }
 
 /** `Date`, `Map`, ... when `type` is that class of the default library. */

@@ -36,6 +36,43 @@ export interface ParameterModel {
   readonly typeText: string;
   /** `@Body` with a declared type: validated with typia under strictValidation (transformer/body-validation.cts). */
   readonly validation?: BodyValidation;
+  /**
+   * Added by issue 13. A query, route-parameter or header value checked by a typia validator after
+   * its conversion: the tags of a tagged scalar (or of each array item) under strictValidation, or
+   * the declared type of a JSON-parsed object/tuple (or of each item) in both modes. Absent for
+   * every other parameter, whose binding is unchanged.
+   */
+  readonly check?: ParameterCheck;
+  /**
+   * Added by issue 13. `@Body('field')` (or a whole `@Body()`) declared as a string, number,
+   * boolean, literal union or enum: checked by Kiln's own rules, no typia. A JSON value is checked
+   * as it is; a form or `text/*` value (always text) is converted like a query parameter.
+   */
+  readonly bodyScalar?: ItemConversion;
+}
+
+/** A typia tag on a parameter's type (`tags.Maximum<100>` is kind `maximum`, value `100`), as typia declares it. */
+export interface TypeTag {
+  /** typia's `kind`: `type`, `minimum`, `maximum`, `exclusiveMinimum`, `format`, `pattern`, `minLength`, ... */
+  readonly kind: string;
+  /** The tag's argument when it is a literal (`100`, `'email'`, `'uint32'`); a bigint as its digits. */
+  readonly value: string | number | boolean | undefined;
+  /** The tag as the checker prints it (`Maximum<100>`). */
+  readonly text: string;
+}
+
+/** How a query, route-parameter or header value is checked after conversion (see `ParameterModel.check`). */
+export interface ParameterCheck {
+  /** `tags`: typia tags of a string or number (strict mode only); `type`: a JSON value against its declared object type (both modes). */
+  readonly kind: 'tags' | 'type';
+  /** Whether each item of an array parameter is checked (the type below is the item type). */
+  readonly item: boolean;
+  /** The tags, for `kind: 'tags'` (empty for `type`). */
+  readonly tags: readonly TypeTag[];
+  /** A type expression naming the checked type from module scope: `NonNullable<Parameters<Users['list']>[0]>[number]`. */
+  readonly typeQuery: string;
+  /** The parameter's declared type in the original file: where typia's own errors about it are reported. */
+  readonly site: { readonly start: number; readonly end: number };
 }
 
 /** How a typed `@Body` parameter is validated: a typia validator generated for its declared type. */

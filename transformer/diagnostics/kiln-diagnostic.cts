@@ -5,21 +5,21 @@ import { codeLabel, diagnosticCodes, type DiagnosticKey } from './diagnostic-cod
 const codeOffset = 9000;
 
 /**
- * A Kiln build error on a node, as a `ts.Diagnostic` that tspc prints with file:line:column
+ * A Kiln build error on a node (or on no file), as a `ts.Diagnostic` that tspc prints with file:line:column
  * (`error TS9101: KILN101 ...`) and editors show with source `kiln`.
  */
 export function kilnDiagnostic(
   tsi: typeof ts,
   key: DiagnosticKey,
-  node: ts.Node,
+  node: ts.Node | undefined,
   message: string,
 ): ts.Diagnostic {
-  const file = node.getSourceFile();
-  const start = node.getStart(file);
+  const file = node?.getSourceFile();
+  const start = node?.getStart(file);
   return {
     file,
     start,
-    length: node.getEnd() - start,
+    length: node === undefined ? undefined : node.getEnd() - start!,
     category: tsi.DiagnosticCategory.Error,
     code: codeOffset + diagnosticCodes[key].code,
     source: 'kiln',

@@ -1,6 +1,6 @@
-import type { Conversion, FileModel, ItemConversion, MethodModel, ParameterModel } from '../analyse/model.cjs';
+import type { Conversion, FileModel, ItemConversion, MethodModel, ParameterCheck, ParameterModel } from '../analyse/model.cjs';
 import { BodyValidators } from './validator-emitter.cjs';
-import { binderPrefix, helpersNamespace as helpers, valueListName } from './generated-names.cjs';
+import { binderPrefix, helpersNamespace as helpers, noParametersBinder, valueListName } from './generated-names.cjs';
 
 export { helpers };
 
@@ -53,12 +53,13 @@ function itemArrayExpression(item: ItemConversion, list: string, key: string, va
 
 // Body parameters pass through as parsed (`raw`). Typed body validation (typia) belongs here as a
 // conversion of its own, so the binder calls the validator generated for the declared type.
-function convertExpression(parameter: ParameterModel, conversion: Conversion, values: ValueLists): string {
+function convertExpression(parameter: ParameterModel, conversion: Conversion, values: ValueLists, validators: BodyValidators): string {
   const key = quote(parameter.key);
   let read = readExpression(parameter);
   if (parameter.required) {
     read = parameter.source === 'body' && parameter.key === '' ? `${helpers}.requiredBody(body, strict)` : `${helpers}.required(${read}, ${key}, strict)`;
   }
+  if (parameter.check !== undefined) return checkedExpression(parameter, parameter.check, conversion, read, key, validators.nameOf(parameter.check.typeQuery, parameter.check.site));
   switch (conversion.kind) {
     case 'raw': return parameter.source === 'header' ? `${helpers}.toText(${read})` : read;
     case 'text': return parameter.source === 'param' ? read : `${helpers}.toText(${read})`;
@@ -67,11 +68,28 @@ function convertExpression(parameter: ParameterModel, conversion: Conversion, va
     case 'date': return `${helpers}.toDate(${read}, ${key}, strict)`;
     case 'json': return `${helpers}.toJson(${read}, ${key}, strict)`;
     case 'enum': return `${helpers}.toEnum(${read}, ${key}, strict, ${values.nameOf(conversion.values)})`;
-    case 'array': {
-      const list = parameter.source === 'header' ? `${helpers}.splitHeader(${read})` : `${helpers}.listOf(${read})`;
-      return itemArrayExpression(conversion.item, list, key, values);
-    }
+    case 'array': return itemArrayExpression(conversion.item, listExpression(parameter, read), key, values);
   }
+}
+
+/**
+ * A tagged scalar (or tagged array items) converted as its base type, then checked by its typia
+ * validator under strictValidation; an object (or object items) JSON-parsed, then checked in both
+ * modes. Only these parameters call these helpers: every other binding is written as before.
+ */
+function checkedExpression(parameter: ParameterModel, check: ParameterCheck, conversion: Conversion, read: string, key: string, validator: string): string {
+  const item = conversion.kind === 'array' ? conversion.item : conversion;
+  if (check.kind === 'type') {
+    if (conversion.kind !== 'array') return `${helpers}.toCheckedJson(${read}, ${key}, strict, ${validator})`;
+    return `${helpers}.toCheckedJsonArray(${listExpression(parameter, read)}, ${key}, strict, ${validator})`;
+  }
+  const parse = item.kind === 'number' ? `${helpers}.parseNumber` : `${helpers}.parseText`;
+  if (conversion.kind !== 'array') return `${helpers}.toTagged(${read}, ${key}, strict, ${parse}, ${validator})`;
+  return `${helpers}.toTaggedArray(${listExpression(parameter, read)}, ${key}, strict, ${parse}, ${validator})`;
+}
+
+function listExpression(parameter: ParameterModel, read: string): string {
+  return parameter.source === 'header' ? `${helpers}.splitHeader(${read})` : `${helpers}.listOf(${read})`;
 }
 
 function describeParameter(parameter: ParameterModel): string {
@@ -101,7 +119,7 @@ function binderSource(method: MethodModel, name: string, file: FileModel, values
   lines.push(...validators.open(method));
   for (const parameter of method.parameters) {
     if (parameter === undefined) lines.push('    undefined, // not bound: see the KILN error reported for this parameter');
-    else lines.push(`    ${validators.wrap(parameter, convertExpression(parameter, parameter.conversion, values))}, // ${describeParameter(parameter)}`);
+    else lines.push(`    ${validators.wrap(parameter, convertExpression(parameter, parameter.conversion, values, validators))}, // ${describeParameter(parameter)}`);
   }
   lines.push(validators.close(), '}');
   return lines.join('\n');
@@ -110,7 +128,7 @@ function binderSource(method: MethodModel, name: string, file: FileModel, values
 /** What the transformer appends to one file: the helpers import, value lists, binders, and the names of the binders by method. */
 export interface GeneratedCode {
   readonly text: string;
-  /** Binder function name by the method's `nameEnd`. */
+  /** Binder function name by the method's `nameEnd` (`kiln$b.noParameters` for a method without parameters). */
   readonly binders: ReadonlyMap<number, string>;
   /** The declared type (original positions) each typia validator was written for, by validator name. */
   readonly validatorSites: ReadonlyMap<string, { readonly start: number; readonly end: number }>;
@@ -128,12 +146,16 @@ export function emitFileCode(file: FileModel, bindingModule: string, commonJs: b
   const binders = new Map<number, string>();
   const functions: string[] = [];
   for (const method of file.methods) {
+    if (method.parameters.length === 0) {
+      binders.set(method.nameEnd, noParametersBinder);
+      continue;
+    }
     const name = binderName(method, taken);
     binders.set(method.nameEnd, name);
     functions.push(binderSource(method, name, file, values, validators));
   }
   const importLine = commonJs ? `import ${helpers} = require(${quote(bindingModule)});` : `import * as ${helpers} from ${quote(bindingModule)};`;
-  const kept = [helpers, ...file.references, ...binders.values()];
+  const kept = [helpers, ...file.references, ...[...binders.values()].filter((name) => name !== noParametersBinder)];
   const text = [
     '',
     '// ---- generated by @kiln/core/transformer: parameter binders (README: What the transformer writes) ----',

@@ -35,7 +35,7 @@ export function emitTransformer(tsi: typeof ts, plans: ReadonlyMap<string, EmitP
           factory.createCallExpression(
             factory.createPropertyAccessExpression(factory.createIdentifier(helpers), 'compiledBinder'),
             undefined,
-            [factory.createIdentifier(binder)],
+            [binderReference(factory, binder)],
           ),
         );
         return factory.updateMethodDeclaration(
@@ -72,4 +72,10 @@ export function emitTransformer(tsi: typeof ts, plans: ReadonlyMap<string, EmitP
 function isPreamble(tsi: typeof ts, statement: ts.Statement): boolean {
   if (tsi.isImportDeclaration(statement) || tsi.isImportEqualsDeclaration(statement)) return true;
   return tsi.isExpressionStatement(statement) && tsi.isStringLiteral(statement.expression);
+}
+
+/** `kiln$bind_X_y`, or `kiln$b.noParameters` as a property access. */
+function binderReference(factory: ts.NodeFactory, binder: string): ts.Expression {
+  const [first, ...rest] = binder.split('.');
+  return rest.reduce<ts.Expression>((expression, name) => factory.createPropertyAccessExpression(expression, name), factory.createIdentifier(first!));
 }

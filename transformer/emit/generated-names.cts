@@ -20,3 +20,6 @@ export function valueListName(index: number): string {
 export function validatorName(index: number): string {
   return `kiln$validate_${index}`;
 }
+
+/** The binder of a method without parameters: a runtime helper, so every compiled method is marked. */
+export const noParametersBinder = `${helpersNamespace}.noParameters`;

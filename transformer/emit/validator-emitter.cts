@@ -43,14 +43,23 @@ export class BodyValidators {
   wrap(parameter: ParameterModel, expression: string): string {
     const validation = parameter.validation;
     if (validation === undefined) return expression;
-    let name = this.#names.get(validation.typeQuery);
-    if (name === undefined) {
-      name = validatorName(this.#names.size);
-      this.#names.set(validation.typeQuery, name);
-      this.#sites.set(name, validation.site);
-    }
+    const name = this.nameOf(validation.typeQuery, validation.site);
     const path = validation.path === '$input' && !this.#collecting ? '' : `, ${quote(validation.path)}`;
     return `${this.helpers}.validateBody(${expression}, strict, ${name}${path}${this.#collecting ? ', failures' : ''})`;
+  }
+
+  /**
+   * The validator constant for a type (one per type and file): typed bodies, and since issue 13 the
+   * tagged and object-typed parameters (`ParameterModel.check`).
+   */
+  nameOf(typeQuery: string, site: BodyValidation['site']): string {
+    let name = this.#names.get(typeQuery);
+    if (name === undefined) {
+      name = validatorName(this.#names.size);
+      this.#names.set(typeQuery, name);
+      this.#sites.set(name, site);
+    }
+    return name;
   }
 
   /** The declared type each validator was written for, by validator name (see validator-diagnostics.cts). */

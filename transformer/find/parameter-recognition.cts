@@ -12,9 +12,11 @@ export interface RecognisedBinding {
   readonly nameArgument: ts.Expression | undefined;
   /** The spec's second argument (`[Number]`, allowed values, an enum object). */
   readonly items: ts.Expression | undefined;
+  /** The type the binding injects as it is (`KilnRequest`, `KilnRequest['ip']`); `undefined` when converted from text. */
+  readonly value: ts.Type | undefined;
 }
 
-/** Must match the phantom property of `ParameterBinding` in src/parameter-decorators.ts. */
+/** Must match the phantom property of `ParameterBinding` in src/decorators/parameters.ts. */
 const brand = '__kilnParameter';
 const sources: ReadonlySet<string> = new Set(['body', 'param', 'query', 'header', 'request']);
 
@@ -40,6 +42,8 @@ export function recogniseBinding(tk: Toolkit, decorator: ts.Decorator): Recognis
   const source = stringLiteralOf(tk, tk.checker.getTypeOfSymbolAtLocation(sourceSymbol, decorator.expression));
   if (source === undefined || !sources.has(source)) return undefined;
   const name = stringLiteralOf(tk, tk.checker.getTypeOfSymbolAtLocation(nameSymbol, decorator.expression));
+  const valueSymbol = brandType.getProperty('value');
+  const value = valueSymbol === undefined ? undefined : tk.checker.getTypeOfSymbolAtLocation(valueSymbol, decorator.expression);
   const call = decoratorCall(tk, decorator);
   // `@Ip()` made by routeRequestParamDecorator has no arguments: its name lives only in the type.
   const takesName = source !== 'request';
@@ -49,5 +53,6 @@ export function recogniseBinding(tk: Toolkit, decorator: ts.Decorator): Recognis
     name,
     nameArgument: takesName ? call?.arguments[0] : undefined,
     items: takesName && source !== 'body' ? call?.arguments[1] : undefined,
+    value: value === undefined || value.flags & (tk.ts.TypeFlags.Any | tk.ts.TypeFlags.Unknown) ? undefined : value,
   };
 }

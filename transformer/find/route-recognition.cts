@@ -9,49 +9,40 @@ export type KilnDecorator =
   /** A hand-written `@compiledBinder(...)`: the method needs nothing from the transformer. */
   | { readonly kind: 'hand-written-binder' };
 
-const routeMethods: Readonly<Record<string, string>> = { Get: 'GET', Post: 'POST', Put: 'PUT', Delete: 'DELETE', Patch: 'PATCH' };
+/** Must match the phantom property of `KilnDecorator` in src/decorators/kiln-decorator.ts. */
+const brand = '__kilnDecorator';
 
-// The runtime declares these in src/decorators/<file>.ts (dist/src/decorators/<file>.d.ts once built).
-const kilnDeclarationFile = /[\\/](?:src|dist[\\/]src)[\\/](?:decorators[\\/])?(routes|controller|middleware|binder)\.(?:d\.)?ts$/;
-
-/** The symbol a callee names, through imports, re-exports and `const Alias = Get` constants. */
-function resolvedSymbol(tk: Toolkit, callee: ts.Expression): ts.Symbol | undefined {
-  let node: ts.Expression = callee;
-  for (let hops = 0; hops < 8; hops++) {
-    let symbol = tk.checker.getSymbolAtLocation(tk.ts.isPropertyAccessExpression(node) ? node.name : node);
-    if (symbol !== undefined && symbol.flags & tk.ts.SymbolFlags.Alias) symbol = tk.checker.getAliasedSymbol(symbol);
-    const declaration = symbol?.declarations?.[0];
-    const initializer = declaration !== undefined && tk.ts.isVariableDeclaration(declaration) ? declaration.initializer : undefined;
-    const isConstAlias = initializer !== undefined && (tk.ts.isIdentifier(initializer) || tk.ts.isPropertyAccessExpression(initializer)) &&
-      !declaration!.getSourceFile().isDeclarationFile;
-    if (!isConstAlias) return symbol;
-    node = initializer;
-  }
-  return undefined;
+/** A string-literal property of a brand type, e.g. `kind: 'route'`. */
+function literalProperty(tk: Toolkit, brandType: ts.Type, name: string, at: ts.Node): string | undefined {
+  const property = brandType.getProperty(name);
+  return property === undefined ? undefined : stringLiteralOf(tk, tk.checker.getTypeOfSymbolAtLocation(property, at));
 }
 
 /**
- * Recognises `@Controller`, `@Middleware` and the route decorators through the symbol the
- * callee resolves to, so `import { Get as get }` and namespace imports work. Their arguments are
- * read from literal types: a path held in a `const` counts, a path computed at run time is
- * `undefined` and skips the path checks.
+ * Recognises `@Controller`, `@Middleware`, `@compiledBinder` and the route decorators by the type
+ * of the decorator expression: each returns a `KilnDecorator` whose phantom brand carries what it
+ * declares as literal types. Aliases, re-exports and namespace imports work, and a decorator of the
+ * application's own that happens to be called `Get` or `Controller` is never taken for Kiln's. A
+ * path held in a `const` counts; a path computed at run time is `undefined` and skips the path checks.
  */
 export function recogniseKilnDecorator(tk: Toolkit, decorator: ts.Decorator): KilnDecorator | undefined {
   const call = decoratorCall(tk, decorator);
   if (call === undefined) return undefined;
-  const symbol = resolvedSymbol(tk, call.expression);
-  const declaration = symbol?.declarations?.[0];
-  if (symbol === undefined || declaration === undefined) return undefined;
-  const file = kilnDeclarationFile.exec(declaration.getSourceFile().fileName)?.[1];
-  if (file === undefined) return undefined;
-  const firstArgument = call.arguments[0];
-  const literal = firstArgument === undefined ? undefined : stringLiteralOf(tk, tk.checker.getTypeAtLocation(firstArgument));
-  const name = symbol.getName();
-  if (file === 'routes' && routeMethods[name] !== undefined) {
-    return { kind: 'route', method: routeMethods[name], path: literal, decorator };
+  const brandSymbol = tk.checker.getTypeAtLocation(call).getProperty(brand);
+  if (brandSymbol === undefined) return undefined;
+  const brandType = tk.checker.getTypeOfSymbolAtLocation(brandSymbol, call);
+  switch (literalProperty(tk, brandType, 'kind', call)) {
+    case 'route': {
+      const method = literalProperty(tk, brandType, 'method', call);
+      return method === undefined ? undefined : { kind: 'route', method, path: literalProperty(tk, brandType, 'path', call), decorator };
+    }
+    case 'controller':
+      return { kind: 'controller', basePath: literalProperty(tk, brandType, 'basePath', call) };
+    case 'middleware':
+      return { kind: 'middleware' };
+    case 'binder':
+      return { kind: 'hand-written-binder' };
+    default:
+      return undefined;
   }
-  if (file === 'controller' && name === 'Controller') return { kind: 'controller', basePath: literal };
-  if (file === 'middleware' && name === 'Middleware') return { kind: 'middleware' };
-  if (file === 'binder' && name === 'compiledBinder') return { kind: 'hand-written-binder' };
-  return undefined;
 }

@@ -99,5 +99,5 @@ export function canFailConversion(model: ParameterModel): boolean {
   if (model.source === 'body') return true;
   if (model.required) return true;
   const item = model.conversion.kind === 'array' ? model.conversion.item : model.conversion;
-  return item.kind === 'number' || item.kind === 'date' || item.kind === 'json' || item.kind === 'enum' || model.validation !== undefined;
+  return item.kind === 'number' || item.kind === 'date' || item.kind === 'json' || item.kind === 'enum' || model.validation !== undefined || model.check !== undefined;
 }

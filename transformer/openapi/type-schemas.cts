@@ -3,6 +3,7 @@
 // whole document: a type used by several routes becomes one shared component, and two different
 // types with the same name get distinct, stable names (`Book`, `Book.o1`) in analysis order.
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type * as ts from 'typescript';
 import type { JsonSchema } from './openapi-types.cjs';
 
@@ -24,13 +25,29 @@ interface TypiaCore {
   };
 }
 
-/** Loads `@typia/core` as the project's typia resolves it; `undefined` when typia is not installed. */
+/**
+ * Loads the three modules of `@typia/core` used here, as the project's typia resolves them;
+ * `undefined` when typia is not installed. Only those three: the package's index loads every
+ * programmer typia has, which costs the build more than the document does.
+ */
 export function loadTypiaCore(projectDir: string): TypiaCore | undefined {
+  let core: string;
   try {
     const typiaManifest = createRequire(`${projectDir}/package.json`).resolve('typia/package.json');
-    return createRequire(typiaManifest)('@typia/core') as TypiaCore;
+    core = createRequire(typiaManifest).resolve('@typia/core/package.json');
   } catch {
     return undefined;
+  }
+  const load = createRequire(core);
+  const lib = join(dirname(core), 'lib');
+  try {
+    return {
+      ...(load(join(lib, 'factories', 'MetadataFactory.js')) as Pick<TypiaCore, 'MetadataFactory'>),
+      ...(load(join(lib, 'schemas', 'metadata', 'MetadataCollection.js')) as Pick<TypiaCore, 'MetadataCollection'>),
+      ...(load(join(lib, 'programmers', 'json', 'JsonSchemasProgrammer.js')) as Pick<TypiaCore, 'JsonSchemasProgrammer'>),
+    };
+  } catch {
+    return load('@typia/core') as TypiaCore; // another layout: the whole package
   }
 }
 

@@ -39,10 +39,15 @@ export function hookDiagnostics(program: ts.Program, hooks: HookOptions): void {
       }
     }
     for (const diagnostic of hooks.kilnErrors) {
+      if (isOptionsDiagnostic(diagnostic)) continue;
       if (sourceFile === undefined || diagnostic.file?.fileName === sourceFile.fileName) found.push(diagnostic);
     }
     return found;
   };
+
+  // Errors about tsconfig.json (KILN130) are options diagnostics: every kind of program reports those once.
+  const optionsDiagnostics = program.getOptionsDiagnostics.bind(program);
+  program.getOptionsDiagnostics = (cancellationToken) => [...optionsDiagnostics(cancellationToken), ...hooks.kilnErrors.filter(isOptionsDiagnostic)];
 
   const semantic = program.getSemanticDiagnostics.bind(program);
   program.getSemanticDiagnostics = (sourceFile, cancellationToken) => adjust(semantic(sourceFile, cancellationToken), sourceFile);
@@ -53,6 +58,11 @@ export function hookDiagnostics(program: ts.Program, hooks: HookOptions): void {
   if (bindAndCheck !== undefined) {
     internal.getBindAndCheckDiagnostics = (sourceFile, cancellationToken) => adjust(bindAndCheck(sourceFile, cancellationToken), sourceFile);
   }
+}
+
+/** A KILN error about the compiler options: on tsconfig.json, or on no file. */
+function isOptionsDiagnostic(diagnostic: ts.Diagnostic): boolean {
+  return diagnostic.file === undefined || /\.json$/i.test(diagnostic.file.fileName);
 }
 
 /**

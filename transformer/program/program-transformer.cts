@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type * as ts from 'typescript';
-import { analyseProgram } from '../analyse/analyse-program.cjs';
+import { analyseProgram, type ProgramModel } from '../analyse/analyse-program.cjs';
 import { emitFileCode } from '../emit/binder-emitter.cjs';
 import type { EmitPlan } from '../emit/emit-transformer.cjs';
 import { kilnCodeOf } from '../diagnostics/kiln-diagnostic.cjs';
@@ -26,23 +26,28 @@ export interface KilnTransformerConfig {
   readonly openapi?: OpenApiOptions;
 }
 
+/** A program compiled by Kiln: what the checker and emitter see, and what Kiln found. */
+export interface CompiledProgram {
+  /** The program with each Kiln file rewritten (decorators blanked, binders appended); the original when none needed it. */
+  readonly program: ts.Program;
+  readonly model: ProgramModel;
+  /** What the emit phase needs, by file name. */
+  readonly plans: ReadonlyMap<string, EmitPlan>;
+  /** The rewritten text by file name. */
+  readonly texts: ReadonlyMap<string, string>;
+  /** Original text by rewritten text, for source maps that embed sources. */
+  readonly originalTexts: ReadonlyMap<string, string>;
+  /** The KILN errors to report (already filtered by `disable`). */
+  readonly kilnErrors: readonly ts.Diagnostic[];
+}
+
 /**
- * Phase 1 of the plugin (ts-patch `transformProgram: true`): analyse the program (find + analyse),
- * write each file's binders (emit), rewrite the files that hold Kiln parameter decorators
- * (decorators blanked, binders appended), build the program the checker and emitter see, and hook
- * the KILN diagnostics and phase 2 (the emit-time transformer) into it.
+ * Kiln's whole build step on a type-checked program, shared by every way of building (tspc's
+ * program transformer, the esbuild/Vite plugins, `@kiln/core/register`): analyse the program
+ * (find + analyse), write each file's binders (emit), rewrite the files that hold Kiln
+ * decorators, and build the program the checker and emitter see. Nothing is hooked into it.
  */
-export function transformProgram(
-  program: ts.Program,
-  host: ts.CompilerHost | undefined,
-  config: KilnTransformerConfig,
-  extras: { ts: typeof ts } | undefined,
-): ts.Program {
-  // Loaded as a source transformer (no `transformProgram`), ts-patch calls this with other arguments.
-  if (extras?.ts === undefined || typeof program?.getTypeChecker !== 'function') {
-    throw new Error('@kiln/core/transformer is a program transformer: configure it as { "transform": "@kiln/core/transformer", "transformProgram": true }');
-  }
-  const tsi = extras.ts;
+export function compileProgram(tsi: typeof ts, program: ts.Program, host: ts.CompilerHost | undefined, config: KilnTransformerConfig): CompiledProgram {
   const tk: Toolkit = { ts: tsi, program, checker: program.getTypeChecker() };
   const model = analyseProgram(tk);
   const options = program.getCompilerOptions();
@@ -106,17 +111,38 @@ export function transformProgram(
     generateOpenApi({ ts: tsi, program: next, checker: next.getTypeChecker() }, model, config.openapi, projectDirOf(program)).diagnostics;
 
   const disabled = new Set(config.disable ?? []);
+  const kilnErrors = [...model.diagnostics, ...openApi].filter((d) => !disabled.has(kilnCodeOf(d)));
+  return { program: next, model, plans, texts, originalTexts, kilnErrors };
+}
+
+/**
+ * Phase 1 of the plugin (ts-patch `transformProgram: true`): compile the program (see
+ * {@link compileProgram}) and hook the KILN diagnostics and phase 2 (the emit-time transformer)
+ * into the program tspc checks and emits.
+ */
+export function transformProgram(
+  program: ts.Program,
+  host: ts.CompilerHost | undefined,
+  config: KilnTransformerConfig,
+  extras: { ts: typeof ts } | undefined,
+): ts.Program {
+  // Loaded as a source transformer (no `transformProgram`), ts-patch calls this with other arguments.
+  if (extras?.ts === undefined || typeof program?.getTypeChecker !== 'function') {
+    throw new Error('@kiln/core/transformer is a program transformer: configure it as { "transform": "@kiln/core/transformer", "transformProgram": true }');
+  }
+  const tsi = extras.ts;
+  const compiled = compileProgram(tsi, program, host, config);
   const hooks: HookOptions = {
     ts: tsi,
     original: program,
-    plans,
-    kilnErrors: [...model.diagnostics, ...openApi].filter((d) => !disabled.has(kilnCodeOf(d))),
-    originalTexts,
-    fallbackWriteFile: baseHost.writeFile,
+    plans: compiled.plans,
+    kilnErrors: compiled.kilnErrors,
+    originalTexts: compiled.originalTexts,
+    fallbackWriteFile: (host ?? tsi.createCompilerHost(program.getCompilerOptions())).writeFile,
   };
-  hookDiagnostics(next, hooks);
-  hookEmit(next, hooks);
-  return next;
+  hookDiagnostics(compiled.program, hooks);
+  hookEmit(compiled.program, hooks);
+  return compiled.program;
 }
 
 /** The folder of the tsconfig.json (paths in the plugin options are relative to it). */

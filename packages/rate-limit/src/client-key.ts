@@ -1,27 +1,48 @@
+import { createHash } from 'node:crypto';
 import type { KilnRequest } from '@kiln/core';
+import { ipv6Prefix } from './ipv6-prefix.js';
+
+/** Keys longer than this are replaced by a fixed-size hash: memory per key stays bounded whatever a key generator returns. */
+export const maxKeyLength = 256;
 
 /**
- * The default key: the first address of `X-Forwarded-For`, else `X-Real-IP`, else the socket's
- * address. Only a request without a socket (in-process `app.fetch`) falls back to a hash of
- * `User-Agent` + `Accept-Language`, so such clients do not all share one counter.
+ * The rate-limit key of a client address as `req.ip` gives it (canonical): an IPv4 address as
+ * is, an IPv6 address as its network under `subnet` bits (`false`: the whole address). Use it in your own `keyGenerator`
+ * to group IPv6 clients the way the default key does.
  *
- * The headers are client-controlled: trust them only behind a proxy that sets them.
+ * @example
+ * ```ts
+ * rateLimit({ keyGenerator: (req) => req.headers.get('x-api-key') ?? addressKey(req.ip ?? 'unknown') });
+ * addressKey('2001:db8:1234:5678::9');      // '2001:db8:1234:5600::/56'
+ * addressKey('2001:db8:1234:5678::9', 64);  // '2001:db8:1234:5678::/64'
+ * ```
  */
-export function proxiedClientKey(req: KilnRequest): string {
-  const forwarded = req.headers.get('x-forwarded-for');
-  if (forwarded) {
-    const comma = forwarded.indexOf(',');
-    const first = (comma === -1 ? forwarded : forwarded.slice(0, comma)).trim();
-    if (first) return first;
-  }
-  const realIp = req.headers.get('x-real-ip')?.trim();
-  if (realIp) return realIp;
-  return socketClientKey(req);
+export function addressKey(address: string, subnet: number | false = 56): string {
+  if (subnet === false || !address.includes(':')) return address;
+  return ipv6Prefix(address, subnet) ?? address;
 }
 
-/** The key with `trustProxy: false`: the socket's address, proxy headers ignored. */
-export function socketClientKey(req: KilnRequest): string {
-  return req.remoteAddress ?? headerFingerprint(req);
+/**
+ * The default key: the client address as the server computes `req.ip` (its `trustProxy` decides
+ * whether proxy headers count), IPv6 grouped by `subnet`. Only a request without any address
+ * (an in-process `app.fetch` without proxy headers) falls back to a hash of `User-Agent` +
+ * `Accept-Language`, so such clients do not all share one counter.
+ * `socketOnly` (the deprecated `rateLimit({ trustProxy: false })`) reads the socket address only.
+ */
+export function defaultKeyGenerator(subnet: number | false, socketOnly: boolean): (req: KilnRequest) => string {
+  return function clientKey(req: KilnRequest): string {
+    // Node reports socket addresses canonically already (and Kiln unmaps IPv4-mapped ones)
+    const address = socketOnly ? req.remoteAddress : req.ip;
+    if (address === undefined) return headerFingerprint(req);
+    // hot path: IPv4 keys are the address itself
+    return subnet === false || !address.includes(':') ? address : (ipv6Prefix(address, subnet) ?? address);
+  };
+}
+
+/** A key as given when short enough, else `sha256:` + its digest (so a 15 KB key costs 50 characters). */
+export function boundedKey(key: string): string {
+  if (key.length <= maxKeyLength) return key;
+  return `sha256:${createHash('sha256').update(key).digest('base64url')}`;
 }
 
 /** `fp:` + an FNV-1a hash of User-Agent and Accept-Language (no address contains `fp:`). */

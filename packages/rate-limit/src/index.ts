@@ -1,6 +1,8 @@
 export { rateLimit } from './rate-limit.js';
 export { RateLimitError, rateLimitErrorCodes, type RateLimitErrorCode } from './rate-limit-error.js';
 export type { RateLimitOptions } from './rate-limit-options.js';
+export type { StandardHeaders } from './rate-limit-headers.js';
+export { addressKey } from './client-key.js';
 export type { RateLimitStore, RateLimitStoreOptions, RateLimitHit } from './rate-limit-store.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export { RedisStore, RedisStoreTimeoutError, type RedisStoreOptions } from './redis-store.js';

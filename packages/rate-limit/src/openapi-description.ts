@@ -8,7 +8,9 @@ const kOpenApi = Symbol.for('kiln.openapi');
 export interface LimiterFacts {
   readonly max: number;
   readonly windowMs: number;
-  readonly standardHeaders: boolean;
+  /** The header mode (rate-limit-headers.ts): which headers every response carries. */
+  readonly standardHeaders: boolean | 'draft-6' | 'draft-7' | 'draft-8';
+  readonly legacyHeaders: boolean;
   /** A custom `handler` answers the 429 itself: its body is not known. */
   readonly customHandler: boolean;
 }
@@ -17,13 +19,25 @@ const integer = { type: 'integer', minimum: 0 };
 
 /** The OpenAPI description of a limiter with these options. */
 export function limiterDescription(facts: LimiterFacts): MiddlewareOpenApi {
-  const headers: Record<string, object> = facts.standardHeaders
-    ? {
-        'RateLimit-Limit': { description: 'Requests allowed in the window', schema: integer },
-        'RateLimit-Remaining': { description: 'Requests left in the current window', schema: integer },
-        'RateLimit-Reset': { description: 'Unix time, in seconds, when the oldest counted request leaves the window', schema: integer },
-      }
-    : {};
+  const text = { type: 'string' };
+  const headers: Record<string, object> = {};
+  const mode = facts.standardHeaders;
+  if (mode === 'draft-6' || mode === 'draft-7' || mode === 'draft-8') {
+    headers['RateLimit-Policy'] = { description: 'The quota policy (IETF RateLimit header fields, ' + mode + ')', schema: text };
+  }
+  if (mode === true || mode === 'draft-6') {
+    headers['RateLimit-Limit'] = { description: 'Requests allowed in the window', schema: integer };
+    headers['RateLimit-Remaining'] = { description: 'Requests left in the current window', schema: integer };
+    headers['RateLimit-Reset'] = { description: mode === true ? 'Unix time, in seconds, when the oldest counted request leaves the window' : 'Seconds until the oldest counted request leaves the window', schema: integer };
+  } else if (mode === 'draft-7' || mode === 'draft-8') {
+    headers.RateLimit = { description: 'Limit, remaining requests and reset of the current window', schema: text };
+  }
+  if (facts.legacyHeaders) {
+    headers['X-RateLimit-Limit'] = { description: 'Requests allowed in the window', schema: integer };
+    headers['X-RateLimit-Remaining'] = { description: 'Requests left in the current window', schema: integer };
+    headers['X-RateLimit-Reset'] = { description: 'Unix time, in seconds, when the oldest counted request leaves the window', schema: integer };
+  }
+  const retryAfter = mode !== false || facts.legacyHeaders;
   const body = facts.customHandler
     ? { '*/*': {} }
     : {
@@ -41,7 +55,7 @@ export function limiterDescription(facts: LimiterFacts): MiddlewareOpenApi {
     responses: {
       429: {
         description: `Too Many Requests: more than ${facts.max} requests in ${facts.windowMs} ms from this client`,
-        ...(facts.standardHeaders ? { headers: { 'Retry-After': { description: 'Seconds until a request is allowed again', schema: integer } } } : {}),
+        ...(retryAfter ? { headers: { 'Retry-After': { description: 'Seconds until a request is allowed again', schema: integer } } } : {}),
         content: body,
       },
     },

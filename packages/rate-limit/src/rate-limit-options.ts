@@ -1,5 +1,6 @@
 import type { KilnRequest } from '@kiln/core';
 import type { RateLimitStore } from './rate-limit-store.js';
+import type { StandardHeaders } from './rate-limit-headers.js';
 
 /** Options of `rateLimit`. Every one is optional. */
 export interface RateLimitOptions {
@@ -8,11 +9,13 @@ export interface RateLimitOptions {
   /** Window length in milliseconds; the window slides (it is not a fixed clock interval). Default 60 000. */
   windowMs?: number;
   /**
-   * The key that identifies the requester. Default: first `X-Forwarded-For` address, else
-   * `X-Real-IP`, else the socket address; without a socket (in-process `app.fetch`), a hash of
-   * `User-Agent` + `Accept-Language`.
+   * The key that identifies the requester. Default: the client address as the server computes
+   * `req.ip` (so `createServer({ trustProxy })` decides whether proxy headers count), an IPv6
+   * address grouped by `ipv6Subnet`; without any address (in-process `app.fetch` without proxy
+   * headers), a hash of `User-Agent` + `Accept-Language`. A key over 256 characters is replaced
+   * by its SHA-256 digest.
    *
-   * @example (req) => (req.user as User | undefined)?.id ?? req.ip ?? 'anonymous'
+   * @example (req) => (req.user as User | undefined)?.id ?? addressKey(req.ip ?? 'anonymous')
    */
   keyGenerator?: (req: KilnRequest) => string;
   /** Counter storage. Default: a new `MemoryStore`. A store serves one `rateLimit()`. */
@@ -32,12 +35,33 @@ export interface RateLimitOptions {
    * @example (req) => req.headers.get('x-internal-token') === process.env.INTERNAL_TOKEN
    */
   skip?: (req: KilnRequest) => boolean | Promise<boolean>;
-  /** Add `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (and `Retry-After` on 429). Default true. */
-  standardHeaders?: boolean;
   /**
-   * Whether the default key reads `X-Forwarded-For` / `X-Real-IP`. Default true (the spec's
-   * rule). Set false when clients reach the server directly: they could otherwise send a new
-   * `X-Forwarded-For` with every request and never be limited. Ignored with a `keyGenerator`.
+   * Which rate-limit header fields to add (see `StandardHeaders`): `true` (default) the spec's
+   * `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (Unix seconds); `'draft-6'`,
+   * `'draft-7'` or `'draft-8'` the IETF draft's fields; `false` none. `Retry-After` is added to a
+   * 429 unless both this and `legacyHeaders` are off.
+   *
+   * @example rateLimit({ standardHeaders: 'draft-8', name: 'global' })
+   */
+  standardHeaders?: StandardHeaders;
+  /** Also add `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (Unix seconds), as older clients read. Default false. */
+  legacyHeaders?: boolean;
+  /**
+   * The policy's name in the `'draft-8'` fields, so that stacked limiters are told apart in one
+   * response. Printable ASCII without `"` or `\`, at most 64 characters. Default
+   * `<max>-in-<window s>s`, e.g. `100-in-60s`.
+   */
+  name?: string;
+  /**
+   * Prefix length that groups IPv6 clients in the default key: a client usually owns a whole /56
+   * or /64 and could otherwise rotate addresses inside it. Default 56; `false` keys on the whole
+   * address. IPv4 addresses are always keyed whole.
+   */
+  ipv6Subnet?: number | false;
+  /**
+   * @deprecated The server's `createServer({ trustProxy })` governs `req.ip` and so the default
+   * key. `false` here still keys on the socket address alone (and warns once, KILN205); `true`
+   * defers to the server. Ignored with a `keyGenerator`.
    */
   trustProxy?: boolean;
 }

@@ -1,8 +1,9 @@
 import type { KilnRequest, MiddlewareFunction } from '@kiln/core';
-import { proxiedClientKey, socketClientKey } from './client-key.js';
+import { boundedKey, defaultKeyGenerator } from './client-key.js';
 import { MemoryStore } from './memory-store.js';
 import type { RateLimitOptions } from './rate-limit-options.js';
 import { RateLimitError } from './rate-limit-error.js';
+import { defaultPolicyName, headerWriter, isPolicyName, standardHeaderModes } from './rate-limit-headers.js';
 import type { RateLimitHit } from './rate-limit-store.js';
 import { handlerResponse, tooManyRequests } from './too-many-requests.js';
 import { withOpenApiDescription } from './openapi-description.js';
@@ -23,15 +24,37 @@ function checkOptions(options: RateLimitOptions, max: number, windowMs: number):
       throw new RateLimitError('KILN201', `rateLimit: ${name} must be a function, got ${typeof options[name]}`);
     }
   }
-  for (const name of ['standardHeaders', 'trustProxy'] as const) {
+  if (options.standardHeaders !== undefined && !standardHeaderModes.includes(options.standardHeaders)) {
+    throw new RateLimitError('KILN201', `rateLimit: standardHeaders must be true, false, 'draft-6', 'draft-7' or 'draft-8', got ${JSON.stringify(options.standardHeaders)}`);
+  }
+  for (const name of ['legacyHeaders', 'trustProxy'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'boolean') {
       throw new RateLimitError('KILN201', `rateLimit: ${name} must be true or false, got ${typeof options[name]}`);
     }
+  }
+  if (options.name !== undefined && !isPolicyName(options.name)) {
+    throw new RateLimitError('KILN201', `rateLimit: name must be 1 to 64 printable ASCII characters without '"' or '\\', got ${JSON.stringify(options.name)}`);
+  }
+  const subnet = options.ipv6Subnet;
+  if (subnet !== undefined && subnet !== false && (!Number.isInteger(subnet) || subnet < 1 || subnet > 128)) {
+    throw new RateLimitError('KILN201', `rateLimit: ipv6Subnet must be a prefix length from 1 to 128, or false, got ${subnet}`);
   }
   const store = options.store;
   if (store !== undefined && (store === null || typeof store.increment !== 'function' || typeof store.reset !== 'function')) {
     throw new RateLimitError('KILN201', 'rateLimit: store must have increment(key) and reset(key) methods');
   }
+}
+
+let warnedTrustProxy = false;
+
+/** `rateLimit({ trustProxy })` is superseded by the server's setting: say so once per process. */
+function warnTrustProxy(): void {
+  if (warnedTrustProxy) return;
+  warnedTrustProxy = true;
+  process.emitWarning(
+    "rateLimit({ trustProxy }) is deprecated: the default key is req.ip, governed by createServer({ trustProxy }). rateLimit({ trustProxy: false }) still keys on the socket address alone.",
+    { type: 'DeprecationWarning', code: 'KILN205' },
+  );
 }
 
 /**
@@ -62,28 +85,29 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareFunction {
   checkOptions(options, max, windowMs);
   const store = options.store ?? new MemoryStore();
   store.init?.({ windowMs, max });
-  const keyGenerator = options.keyGenerator ?? (options.trustProxy === false ? socketClientKey : proxiedClientKey);
+  if (options.trustProxy !== undefined && options.keyGenerator === undefined) warnTrustProxy();
+  const customKey = options.keyGenerator;
+  const keyGenerator = customKey ?? defaultKeyGenerator(options.ipv6Subnet ?? 56, options.trustProxy === false);
   const { handler, skip } = options;
   const standardHeaders = options.standardHeaders ?? true;
-  const limitText = String(max);
+  const legacyHeaders = options.legacyHeaders ?? false;
+  const writeHeaders = headerWriter({ standardHeaders, legacyHeaders, max, windowMs, name: options.name ?? defaultPolicyName(max, windowMs) });
+  const retryAfterHeader = standardHeaders !== false || legacyHeaders;
 
-  const refuse = (req: KilnRequest, resetTime: number): unknown => {
-    const retryAfter = Math.max(1, Math.ceil((resetTime - Date.now()) / 1000));
-    if (standardHeaders) req.setResponseHeader('Retry-After', String(retryAfter));
+  const refuse = (req: KilnRequest, resetTime: number, now: number): unknown => {
+    const retryAfter = Math.max(1, Math.ceil((resetTime - now) / 1000));
+    if (retryAfterHeader) req.setResponseHeader('Retry-After', String(retryAfter));
     if (handler === undefined) return tooManyRequests(retryAfter);
     const result = handler(req, max, 0, resetTime);
     return isPromiseLike(result) ? Promise.resolve(result).then((value) => handlerResponse(value, retryAfter)) : handlerResponse(result, retryAfter);
   };
 
-  // hot path: three recorded headers and no allocation beyond their strings
+  // hot path: the recorded headers and no allocation beyond their strings
   const decide = (req: KilnRequest, count: number, resetTime: number): unknown => {
     if (count === 0) return undefined; // the store let it through uncounted (e.g. failing open)
-    if (standardHeaders) {
-      req.setResponseHeader('RateLimit-Limit', limitText);
-      req.setResponseHeader('RateLimit-Remaining', count >= max ? '0' : String(max - count));
-      req.setResponseHeader('RateLimit-Reset', String(Math.ceil(resetTime / 1000)));
-    }
-    return count <= max ? undefined : refuse(req, resetTime);
+    const now = Date.now();
+    if (writeHeaders !== undefined) writeHeaders(req, count, resetTime, now);
+    return count <= max ? undefined : refuse(req, resetTime, now);
   };
 
   const fromHit = (req: KilnRequest) => (hit: RateLimitHit) => decide(req, hit.count, hit.resetTime);
@@ -91,7 +115,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareFunction {
 
   // hot path: synchronous whenever the store answers synchronously
   const count = (req: KilnRequest): unknown => {
-    const key = keyGenerator(req);
+    const key = customKey === undefined ? keyGenerator(req) : boundedKey(keyGenerator(req));
     if (store.hit !== undefined) {
       const hit = store.hit(key);
       return isPromiseLike(hit) ? hit.then(fromHit(req)) : decide(req, hit.count, hit.resetTime);
@@ -108,5 +132,5 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareFunction {
       if (skipped) return undefined;
     }
     return count(req);
-  }, { max, windowMs, standardHeaders, customHandler: handler !== undefined });
+  }, { max, windowMs, standardHeaders, legacyHeaders, customHandler: handler !== undefined });
 }

@@ -5,6 +5,7 @@ export interface IoRedisClientLike {
   evalsha(sha: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
   eval(script: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
   del(key: string): Promise<unknown>;
+  zrem(key: string, member: string): Promise<unknown>;
 }
 
 /** The part of a `redis` (node-redis 4 or later) client that `RedisStore` uses. */
@@ -12,15 +13,21 @@ export interface NodeRedisClientLike {
   evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   del(key: string): Promise<unknown>;
+  zRem(key: string, member: string): Promise<unknown>;
 }
 
-/** An `ioredis` client or a `redis` client, connected (or connecting) by the application. */
+/**
+ * An `ioredis` client or a `redis` client, connected (or connecting) by the application: a single
+ * connection or a Cluster client (`new Cluster(...)` of ioredis, `createCluster(...)` of redis);
+ * every command names its one key, so a cluster client routes it to the node that owns it.
+ */
 export type RedisClientLike = IoRedisClientLike | NodeRedisClientLike;
 
-/** What RedisStore needs, whatever the client: run a script by hash (with its text as the fallback), delete a key. */
+/** What RedisStore needs, whatever the client: run a script by hash (with its text as the fallback), delete a key, remove a member. */
 export interface ScriptRunner {
   run(sha: string, script: string, key: string, args: string[]): Promise<unknown>;
   del(key: string): Promise<unknown>;
+  remove(key: string, member: string): Promise<unknown>;
 }
 
 function isNoScript(error: unknown): boolean {
@@ -38,6 +45,7 @@ export function scriptRunner(client: RedisClientLike): ScriptRunner {
           throw error;
         }),
       del: (key) => redis.del(key),
+      remove: (key, member) => redis.zRem(key, member),
     };
   }
   if (typeof (client as IoRedisClientLike).evalsha === 'function') {
@@ -49,6 +57,7 @@ export function scriptRunner(client: RedisClientLike): ScriptRunner {
           throw error;
         }),
       del: (key) => redis.del(key),
+      remove: (key, member) => redis.zrem(key, member),
     };
   }
   throw new RateLimitError('KILN204', 'RedisStore needs an ioredis client (evalsha) or a redis client (evalSha)');

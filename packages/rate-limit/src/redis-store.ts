@@ -7,7 +7,10 @@ import { RateLimitError } from './rate-limit-error.js';
 export interface RedisStoreOptions {
   /** A connected (or connecting) `ioredis` or `redis` client. The application owns it and closes it. */
   client: RedisClientLike;
-  /** Prefix of every Redis key. Default `'kiln-rl:'`. Give each `rateLimit()` sharing a Redis its own. */
+  /**
+   * Prefix of every Redis key. Default `'kiln-rl:'`. Give each `rateLimit()` sharing a Redis its
+   * own. No `{` or `}`: the key's hash tag is the limiter key (see `keyFor`).
+   */
   prefix?: string;
   /**
    * What to do when Redis does not answer within `timeoutMs` or answers with an error: `true`
@@ -19,6 +22,12 @@ export interface RedisStoreOptions {
   timeoutMs?: number;
   /** Told of every Redis failure. Default: one `console.warn` per outage (the first failure after a success). */
   onError?: (error: unknown) => void;
+  /**
+   * Where the window's time comes from. Default: the Redis server's `TIME`, so app machines with
+   * skewed clocks agree. A function returning Unix milliseconds (every process must agree on it)
+   * replaces it, e.g. a fake clock in your own tests.
+   */
+  clock?: () => number;
 }
 
 /** Redis did not answer in time. */
@@ -56,12 +65,21 @@ export class RedisStore implements RateLimitStore {
   readonly #id = randomBytes(6).toString('base64url');
   #sequence = 0;
   #failing = false;
+  readonly #clock: (() => number) | undefined;
+  /** Redis time minus local time (ms), as an upper bound measured from recent replies; undefined before the first. */
+  #offset: number | undefined;
+  #offsetAt = 0;
 
   constructor(options: RedisStoreOptions) {
     if (options === null || typeof options !== 'object' || options.client == null) {
       throw new RateLimitError('KILN204', 'RedisStore needs { client }: an ioredis or redis client');
     }
     if (options.prefix !== undefined && typeof options.prefix !== 'string') throw new RateLimitError('KILN203', `RedisStore prefix must be a string, got ${typeof options.prefix}`);
+    if (options.prefix?.includes('{') || options.prefix?.includes('}')) {
+      throw new RateLimitError('KILN203', `RedisStore prefix must not contain '{' or '}' (the limiter key is the Redis Cluster hash tag), got '${options.prefix}'`);
+    }
+    if (options.clock !== undefined && typeof options.clock !== 'function') throw new RateLimitError('KILN203', `RedisStore clock must be a function returning milliseconds, got ${typeof options.clock}`);
+    this.#clock = options.clock;
     if (options.failOpen !== undefined && typeof options.failOpen !== 'boolean') throw new RateLimitError('KILN203', `RedisStore failOpen must be true or false, got ${typeof options.failOpen}`);
     this.#redis = scriptRunner(options.client);
     this.#prefix = options.prefix ?? 'kiln-rl:';
@@ -88,22 +106,68 @@ export class RedisStore implements RateLimitStore {
     return (await this.hit(key)).count;
   }
 
+  /**
+   * The Redis key of a limiter key: `<prefix>{<key>}`. The braces make the limiter key the Redis
+   * Cluster hash tag, so the slot depends on the client alone (not on the prefix), and the one
+   * key the script touches is always in one slot.
+   *
+   * @example new RedisStore({ client, prefix: 'api:' }).keyFor('203.0.113.7') // 'api:{203.0.113.7}'
+   */
+  keyFor(key: string): string {
+    return `${this.#prefix}{${key}}`;
+  }
+
   /** `increment` plus the time (ms) when the oldest counted request leaves the window. */
   hit(key: string): Promise<RateLimitHit> {
+    const redisKey = this.keyFor(key);
     const member = `${this.#id}:${(this.#sequence = (this.#sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
-    const args = [String(this.#windowMs), this.#maxArg, member];
-    return this.#withTimeout(this.#redis.run(slidingWindowSha, slidingWindowScript, this.#prefix + key, args)).then(
+    const sentAt = Date.now();
+    // In Redis time: past it, this request has been given up (timed out) and the script must not count it.
+    const deadline = this.#offset === undefined ? -1 : sentAt + this.#offset + this.#timeoutMs;
+    const args = [String(this.#windowMs), this.#maxArg, member, String(deadline), this.#clock === undefined ? '' : String(this.#clock())];
+    return this.#withTimeout(this.#redis.run(slidingWindowSha, slidingWindowScript, redisKey, args)).then(
       (reply) => {
+        const [count, wait, now] = reply as [number | string, number | string, number | string];
+        if (Number(count) < 0) return this.#failed(new RedisStoreTimeoutError('Redis ran the command after this request had given up on it; it was not counted'));
         this.#failing = false;
-        const [count, wait] = reply as [number | string, number | string];
+        this.#learnOffset(Number(now) - sentAt, sentAt);
         return { count: Number(count), resetTime: Date.now() + Number(wait) };
       },
-      (error: unknown) => this.#failed(error),
+      (error: unknown) => {
+        this.#forget(redisKey, member);
+        return this.#failed(error);
+      },
     );
   }
 
   async reset(key: string): Promise<void> {
-    await this.#withTimeout(this.#redis.del(this.#prefix + key));
+    await this.#withTimeout(this.#redis.del(this.keyFor(key)));
+  }
+
+  /**
+   * Redis read its clock after we sent, so `now - sentAt` overstates the offset by the wait:
+   * keep the smallest recent one (a deadline slightly late is caught by #forget; one too early
+   * would refuse to count requests that were still awaited). Renewed every 10 s for clock drift.
+   */
+  #learnOffset(observed: number, sentAt: number): void {
+    if (!Number.isFinite(observed)) return;
+    if (this.#offset === undefined || observed < this.#offset || sentAt - this.#offsetAt > 10_000) {
+      this.#offset = observed;
+      this.#offsetAt = sentAt;
+    }
+  }
+
+  /**
+   * A command we gave up on may still run when Redis answers again (a pause, a queue replayed on
+   * reconnection): remove its member then. Sent on the same connection after the script call,
+   * so it runs after it; a no-op when the script did not record it.
+   */
+  #forget(redisKey: string, member: string): void {
+    try {
+      this.#redis.remove(redisKey, member).catch(() => {});
+    } catch {
+      // a client that cannot even queue the command: nothing was recorded through it either
+    }
   }
 
   #failed(error: unknown): RateLimitHit {

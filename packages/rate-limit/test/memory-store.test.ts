@@ -8,7 +8,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { MemoryStore } from '@kiln/rate-limit';
 import { storeContract } from './support/store-contract.js';
-import { sleep } from './support/server.js';
+import { withClock } from './support/clock.js';
 
 function memoryStore(windowMs: number, max: number, options?: ConstructorParameters<typeof MemoryStore>[0]) {
   const store = new MemoryStore(options);
@@ -16,19 +16,7 @@ function memoryStore(windowMs: number, max: number, options?: ConstructorParamet
   return store;
 }
 
-storeContract(test, 'MemoryStore', (windowMs, max) => memoryStore(windowMs, max), 5);
-
-/** Runs `body` with Date.now frozen at a clock the test moves. */
-async function withClock(body: (clock: { now: number }) => void | Promise<void>): Promise<void> {
-  const realNow = Date.now;
-  const clock = { now: 1_700_000_000_000 };
-  Date.now = () => clock.now;
-  try {
-    await body(clock);
-  } finally {
-    Date.now = realNow;
-  }
-}
+storeContract(test, 'MemoryStore', (windowMs, max) => memoryStore(windowMs, max));
 
 test('increment is synchronous: it returns a number, never a promise', () => {
   const store = memoryStore(1000, 5);
@@ -38,7 +26,7 @@ test('increment is synchronous: it returns a number, never a promise', () => {
 });
 
 test('a request exactly windowMs old has left the window', async () => {
-  await withClock((clock) => {
+  await withClock(1_700_000_000_000, (clock) => {
     const store = memoryStore(1000, 1);
     assert.is(store.increment('k'), 1);
     clock.now += 999;
@@ -49,7 +37,7 @@ test('a request exactly windowMs old has left the window', async () => {
 });
 
 test('LRU: past maxKeys the least recently used 20% are evicted; touching a key keeps it', async () => {
-  await withClock((clock) => {
+  await withClock(1_700_000_000_000, (clock) => {
     const store = memoryStore(60_000, 100, { maxKeys: 10 });
     for (let i = 0; i < 10; i++) { store.increment(`k${i}`); clock.now += 1; }
     store.increment('k0'); // k0 becomes the most recently used
@@ -63,7 +51,7 @@ test('LRU: past maxKeys the least recently used 20% are evicted; touching a key 
 });
 
 test('full: keys idle for a whole window are dropped before any live key is evicted', async () => {
-  await withClock((clock) => {
+  await withClock(1_700_000_000_000, (clock) => {
     const store = memoryStore(1000, 100, { maxKeys: 10 });
     for (let i = 0; i < 5; i++) store.increment(`old${i}`);
     clock.now += 1000;
@@ -74,14 +62,19 @@ test('full: keys idle for a whole window are dropped before any live key is evic
   });
 });
 
-test('time-based cleanup drops idle keys on its interval', async () => {
-  const store = memoryStore(20, 100, { cleanupIntervalMs: 50 });
-  for (let i = 0; i < 100; i++) store.increment(`t${i}`);
-  assert.is(store.size, 100);
-  await sleep(150);
-  assert.is(store.size, 0);
-  store.close();
-});
+test('time-based cleanup drops idle keys on its interval', () =>
+  withClock(1_700_000_000_000, async (clock) => {
+    const store = memoryStore(60_000, 100, { cleanupIntervalMs: 20 });
+    for (let i = 0; i < 100; i++) store.increment(`t${i}`);
+    clock.now += 30_000;
+    store.increment('live');
+    clock.now += 30_000; // the 100 have been idle a whole window, 'live' has not
+    // A timer due after the 20 ms interval: the interval runs first, whatever the machine's load.
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.is(store.size, 1);
+    assert.is(store.increment('live'), 2);
+    store.close();
+  }));
 
 test('the cleanup timer never keeps the process alive', () => {
   const started = Date.now();

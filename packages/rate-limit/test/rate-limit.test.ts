@@ -4,6 +4,9 @@ import { Controller, Get, HttpError, type KilnRequest } from '@kiln/core';
 import { readFileSync } from 'node:fs';
 import { rateLimit, MemoryStore, RateLimitError, rateLimitErrorCodes, type RateLimitOptions, type RateLimitStore } from '@kiln/rate-limit';
 import { get, getInProcess, limitHeaders, sleep, start } from './support/server.js';
+import { withClock } from './support/clock.js';
+
+const t0 = 1_767_225_600_000;
 
 function serve(options: RateLimitOptions) {
   @Controller('/')
@@ -69,55 +72,57 @@ test('headers are added to error responses of the route too', async () => {
   await s.close();
 });
 
-test('reset and Retry-After are truthful: when the oldest counted request leaves the window', async () => {
-  const windowMs = 3000;
-  const s = await serve({ max: 2, windowMs });
-  const before = Date.now();
-  await get(s.base, '/ping');
-  const after = Date.now();
-  await sleep(1100);
-  const second = await get(s.base, '/ping');
-  // the second response already announces the first request's expiry, not now + windowMs
-  assert.ok(Number(second.headers.get('ratelimit-reset')) <= seconds(after + windowMs));
-  const denied = await get(s.base, '/ping');
-  assert.is(denied.status, 429);
-  const h = limitHeaders(denied);
-  assert.ok(Number(h.reset) >= seconds(before + windowMs) && Number(h.reset) <= seconds(after + windowMs), `reset ${h.reset}`);
-  assert.ok(Number(h.reset) < seconds(Date.now() + windowMs), 'not now + windowMs');
-  assert.is(h.retryAfter, '2'); // ≈1.9 s left of the first request's 3 s, rounded up; now + windowMs would say 3
-  assert.equal(denied.json(), defaultBody(2));
-  await sleep(Number(h.retryAfter) * 1000);
-  const again = await get(s.base, '/ping');
-  assert.is(again.status, 200, 'a request sent after Retry-After passes');
-  assert.is(again.headers.get('ratelimit-remaining'), '0');
-  await s.close();
-});
+test('reset and Retry-After are truthful: when the oldest counted request leaves the window', () =>
+  withClock(t0, async (clock) => {
+    const windowMs = 3000;
+    const s = await serve({ max: 2, windowMs });
+    await get(s.base, '/ping'); // t0
+    clock.now += 1100;
+    const second = await get(s.base, '/ping');
+    // the second response already announces the first request's expiry, not now + windowMs
+    assert.is(second.headers.get('ratelimit-reset'), String(seconds(t0 + windowMs)));
+    const denied = await get(s.base, '/ping');
+    assert.is(denied.status, 429);
+    const h = limitHeaders(denied);
+    assert.equal([h.limit, h.remaining, h.reset], ['2', '0', String(seconds(t0 + windowMs))]);
+    assert.is(h.retryAfter, '2'); // 1.9 s left of the first request's 3 s, rounded up; now + windowMs would say 3
+    assert.equal(denied.json(), defaultBody(2));
+    clock.now += Number(h.retryAfter) * 1000;
+    const again = await get(s.base, '/ping');
+    assert.is(again.status, 200, 'a request sent after Retry-After passes');
+    assert.is(again.headers.get('ratelimit-remaining'), '0');
+    await s.close();
+  }));
 
-test('windowMs: the window slides; each request expires on its own', async () => {
-  const s = await serve({ max: 2, windowMs: 600 });
-  assert.is((await get(s.base, '/ping')).status, 200); // t≈0
-  await sleep(300);
-  assert.is((await get(s.base, '/ping')).status, 200); // t≥300
-  assert.is((await get(s.base, '/ping')).status, 429);
-  await sleep(390); // t≥690: the first left the window, the second (until t≥900) has not
-  const r = await get(s.base, '/ping');
-  assert.is(r.status, 200);
-  assert.is(r.headers.get('ratelimit-remaining'), '0');
-  assert.is((await get(s.base, '/ping')).status, 429);
-  await s.close();
-});
-
-test('a refused request is not counted: waiting for Retry-After is enough even while retrying', async () => {
-  const s = await serve({ max: 1, windowMs: 600 });
-  assert.is((await get(s.base, '/ping')).status, 200); // t≈0
-  for (let i = 0; i < 5; i++) {
+test('windowMs: the window slides; each request expires on its own', () =>
+  withClock(t0, async (clock) => {
+    const s = await serve({ max: 2, windowMs: 600 });
+    assert.is((await get(s.base, '/ping')).status, 200); // t0
+    clock.now += 300;
+    assert.is((await get(s.base, '/ping')).status, 200); // t0 + 300
     assert.is((await get(s.base, '/ping')).status, 429);
-    await sleep(40);
-  }
-  await sleep(450); // t≥650: the first request has left; a counted retry (t≥160) would still block until t≥760
-  assert.is((await get(s.base, '/ping')).status, 200);
-  await s.close();
-});
+    clock.now += 299;
+    assert.is((await get(s.base, '/ping')).status, 429, 't0 + 599: the first is still in the window');
+    clock.now += 1; // t0 + 600: the first left the window, the second (until t0 + 900) has not
+    const r = await get(s.base, '/ping');
+    assert.is(r.status, 200);
+    assert.is(r.headers.get('ratelimit-remaining'), '0');
+    assert.is((await get(s.base, '/ping')).status, 429);
+    await s.close();
+  }));
+
+test('a refused request is not counted: waiting for Retry-After is enough even while retrying', () =>
+  withClock(t0, async (clock) => {
+    const s = await serve({ max: 1, windowMs: 600 });
+    assert.is((await get(s.base, '/ping')).status, 200); // t0
+    for (let i = 0; i < 5; i++) {
+      assert.is((await get(s.base, '/ping')).status, 429);
+      clock.now += 40;
+    }
+    clock.now += 400; // t0 + 600: the first request has left; a counted retry (t0 + 40 …) would still block
+    assert.is((await get(s.base, '/ping')).status, 200);
+    await s.close();
+  }));
 
 test('standardHeaders false: no rate-limit header on 200 nor on 429', async () => {
   const s = await serve({ max: 1, windowMs: 500, standardHeaders: false });
@@ -234,7 +239,7 @@ test('keyGenerator: each key has its own counter', async () => {
   await s.close();
 });
 
-test('default key: X-Forwarded-For first address, else X-Real-IP, else the socket address', async () => {
+test('default key (server trustProxy default): X-Forwarded-For first address, else X-Real-IP, else the socket address; IPv6 by /56', async () => {
   const spy = keySpy();
   const s = await serve({ store: spy.store });
   await get(s.base, '/ping', { 'x-forwarded-for': ' 203.0.113.7 , 10.0.0.1' });
@@ -242,7 +247,7 @@ test('default key: X-Forwarded-For first address, else X-Real-IP, else the socke
   await get(s.base, '/ping', { 'x-real-ip': ' 198.51.100.2 ' });
   await get(s.base, '/ping');
   await get(s.base, '/ping', { 'x-forwarded-for': '2001:db8::1' });
-  assert.equal(spy.keys, ['203.0.113.7', '203.0.113.7', '198.51.100.2', '127.0.0.1', '2001:db8::1']);
+  assert.equal(spy.keys, ['203.0.113.7', '203.0.113.7', '198.51.100.2', '127.0.0.1', '2001:db8::/56']);
   await s.close();
 });
 
@@ -261,7 +266,7 @@ test('default key without a socket (app.fetch): a hash of User-Agent + Accept-La
   await s.close();
 });
 
-test('trustProxy false: X-Forwarded-For and X-Real-IP are ignored', async () => {
+test('deprecated rateLimit({ trustProxy: false }): X-Forwarded-For and X-Real-IP are ignored even when the server trusts them', async () => {
   const spy = keySpy();
   const s = await serve({ store: spy.store, trustProxy: false });
   await get(s.base, '/ping', { 'x-forwarded-for': '203.0.113.7' });
@@ -399,9 +404,11 @@ test('options are checked when the limiter is created (KILN201)', () => {
   assert.throws(() => rateLimit({ max: 1.5 }), /max must be a whole number/);
   assert.throws(() => rateLimit({ windowMs: 0 }), /windowMs must be a positive number/);
   assert.throws(() => rateLimit({ keyGenerator: 'ip' as never }), /keyGenerator must be a function/);
-  assert.throws(() => rateLimit({ standardHeaders: 'yes' as never }), /standardHeaders must be true or false/);
+  assert.throws(() => rateLimit({ standardHeaders: 'yes' as never }), /standardHeaders must be true, false, 'draft-6', 'draft-7' or 'draft-8', got "yes"/);
+  assert.throws(() => rateLimit({ name: 'a"b' }), /name must be 1 to 64 printable ASCII characters/);
+  assert.throws(() => rateLimit({ ipv6Subnet: 0 }), /ipv6Subnet must be a prefix length from 1 to 128, or false, got 0/);
   assert.throws(() => rateLimit({ store: { increment() { return 1; } } as never }), /store must have increment\(key\) and reset\(key\)/);
-  for (const bad of [{ max: -1 }, { windowMs: Number.NaN }, { handler: 1 }, { skip: true }, { trustProxy: 1 }, { store: null }]) {
+  for (const bad of [{ max: -1 }, { windowMs: Number.NaN }, { handler: 1 }, { skip: true }, { trustProxy: 1 }, { store: null }, { legacyHeaders: 'x' }, { name: '' }, { ipv6Subnet: 129 }, { standardHeaders: 'draft-9' }]) {
     assert.is(codeOf(() => rateLimit(bad as never)), 'KILN201', JSON.stringify(bad));
   }
   assert.type(rateLimit(), 'function');
@@ -419,7 +426,7 @@ test('a store serves one limiter (KILN202); store options are checked (KILN203)'
 test('every error code is documented in the package README', () => {
   const readme = readFileSync(new URL('../../../../packages/rate-limit/README.md', import.meta.url), 'utf8');
   const codes = Object.keys(rateLimitErrorCodes);
-  assert.is(codes.length, 4);
+  assert.is(codes.length, 5);
   for (const code of codes) assert.ok(readme.includes(`| ${code} |`), `${code} has a row in the README`);
 });
 

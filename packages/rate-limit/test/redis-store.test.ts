@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { Controller, Get } from '@kiln/core';
 import { rateLimit, RateLimitError, RedisStore, RedisStoreTimeoutError, type NodeRedisClientLike, type RateLimitStore, type RedisClientLike } from '@kiln/rate-limit';
-import { connectRedis, redisUrl } from './support/redis.js';
+import { connectRedis, redisClient, redisUrl } from './support/redis.js';
+import { withClock } from './support/clock.js';
 import { get, limitHeaders, start } from './support/server.js';
 import { storeContract } from './support/store-contract.js';
 
@@ -24,6 +25,7 @@ const silentClient = (): RedisClientLike => ({
   evalsha: () => new Promise(() => {}),
   eval: () => new Promise(() => {}),
   del: () => new Promise(() => {}),
+  zrem: () => new Promise(() => {}),
 });
 
 /** An ioredis-shaped client whose script calls fail at once. */
@@ -31,6 +33,7 @@ const failingClient = (): RedisClientLike => ({
   evalsha: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')),
   eval: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')),
   del: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')),
+  zrem: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')),
 });
 
 // ---- What needs no Redis: the client check, the adapters and the unreachable-Redis policy ----
@@ -41,6 +44,8 @@ test('RedisStore needs an ioredis or redis client (KILN204); its options are che
   assert.throws(() => new RedisStore({ client: silentClient(), timeoutMs: 0 }), (e: RateLimitError) => e.code === 'KILN203');
   assert.throws(() => new RedisStore({ client: silentClient(), prefix: 1 as never }), (e: RateLimitError) => e.code === 'KILN203');
   assert.throws(() => new RedisStore({ client: silentClient(), failOpen: 'no' as never }), (e: RateLimitError) => e.code === 'KILN203');
+  assert.throws(() => new RedisStore({ client: silentClient(), prefix: '{api}:' }), (e: RateLimitError) => e.code === 'KILN203' && /must not contain '\{' or '\}'/.test(e.message));
+  assert.throws(() => new RedisStore({ client: silentClient(), clock: 5 as never }), (e: RateLimitError) => e.code === 'KILN203');
 });
 
 test('unreachable, default failOpen: the request passes after timeoutMs, uncounted and without headers', async () => {
@@ -92,6 +97,7 @@ test('the default onError warns once per outage', async () => {
       evalsha: () => (healthy ? Promise.resolve([1, 1000]) : Promise.reject(new Error('down'))),
       eval: () => Promise.reject(new Error('down')),
       del: () => Promise.resolve(1),
+      zrem: () => Promise.resolve(0),
     };
     const store = new RedisStore({ client });
     store.init({ windowMs: 1000, max: 1 });
@@ -115,6 +121,7 @@ test('redis (node-redis) client: evalSha with { keys, arguments }, EVAL when the
     evalSha: async (sha, options) => { calls.push(['evalSha', sha, options]); throw new Error('NOSCRIPT No matching script. Please use EVAL.'); },
     eval: async (script, options) => { calls.push(['eval', script.length > 0, options]); return [2, 750]; },
     del: async (key) => { calls.push(['del', key]); return 1; },
+    zRem: async (key, member) => { calls.push(['zRem', key, member]); return 0; },
   };
   const store = new RedisStore({ client, prefix: 'p:' });
   store.init({ windowMs: 1000, max: 5 });
@@ -125,11 +132,11 @@ test('redis (node-redis) client: evalSha with { keys, arguments }, EVAL when the
   assert.is(calls[0]![0], 'evalSha');
   assert.match(String(calls[0]![1]), /^[0-9a-f]{40}$/);
   const { keys, arguments: args } = calls[0]![2] as { keys: string[]; arguments: string[] };
-  assert.equal(keys, ['p:k']);
+  assert.equal(keys, ['p:{k}']);
   assert.equal(args.slice(0, 2), ['1000', '5']);
   assert.equal(calls[1]!.slice(0, 2), ['eval', true]);
   await store.reset('k');
-  assert.equal(calls[2], ['del', 'p:k']);
+  assert.equal(calls[2], ['del', 'p:{k}']);
 });
 
 // ---- Against a real redis-server ----
@@ -145,16 +152,17 @@ function redisStore(windowMs: number, max: number, extra: Partial<ConstructorPar
   return store;
 }
 
-storeContract(redisTest, 'RedisStore', (windowMs, max) => redisStore(windowMs, max), 25);
+storeContract(redisTest, 'RedisStore', (windowMs, max) => redisStore(windowMs, max, { clock: () => Date.now() }));
 
-redisTest('keys live under the prefix as a sorted set that expires with the window', async () => {
+redisTest('keys live under the prefix as <prefix>{<key>}, a sorted set that expires with the window', async () => {
   const store = redisStore(1500, 2);
   await store.increment('shape');
   await store.increment('shape');
   await store.increment('shape'); // refused, not recorded
-  assert.is(await client!.type(`${prefix}shape`), 'zset');
-  assert.is(await client!.zcard(`${prefix}shape`), 2);
-  const ttl = await client!.pttl(`${prefix}shape`);
+  assert.is(store.keyFor('shape'), `${prefix}{shape}`);
+  assert.is(await client!.type(`${prefix}{shape}`), 'zset');
+  assert.is(await client!.zcard(`${prefix}{shape}`), 2);
+  const ttl = await client!.pttl(`${prefix}{shape}`);
   assert.ok(ttl > 1000 && ttl <= 1500, `pttl ${ttl}`);
 });
 
@@ -167,6 +175,7 @@ redisTest('the script is reloaded when Redis has forgotten it (SCRIPT FLUSH), fo
     evalSha: (sha, { keys, arguments: args }) => client!.evalsha(sha, keys.length, ...keys, ...args),
     eval: (script, { keys, arguments: args }) => client!.eval(script, keys.length, ...keys, ...args),
     del: (key) => client!.del(key),
+    zRem: (key, member) => client!.zrem(key, member),
   };
   await client!.script('FLUSH');
   const viaRedis = new RedisStore({ client: nodeRedisShaped, prefix });
@@ -186,10 +195,52 @@ redisTest('over HTTP: headers exact and truthful with a RedisStore', async () =>
   const denied = await get(s.base, '/ping');
   assert.is(denied.status, 429);
   assert.equal([limitHeaders(denied).remaining, limitHeaders(denied).reset, limitHeaders(denied).retryAfter], ['0', String(reset), '2']);
-  await new Promise((resolve) => setTimeout(resolve, 2000));
-  const again = await get(s.base, '/ping');
-  assert.is(again.status, 200, 'a request sent after Retry-After passes');
   await s.close();
+});
+
+redisTest('over HTTP on a moved clock: a request sent after Retry-After passes, exactly then', () =>
+  withClock(1_767_225_600_000, async (clock) => {
+    const store = new RedisStore({ client: client!, prefix: `${prefix}http-clock:`, clock: () => Date.now() });
+    const s = await serve({ max: 2, windowMs: 2000, store });
+    assert.is((await get(s.base, '/ping')).status, 200); // t0
+    clock.now += 500;
+    assert.is((await get(s.base, '/ping')).status, 200);
+    const denied = await get(s.base, '/ping');
+    assert.equal([denied.status, limitHeaders(denied).reset, limitHeaders(denied).retryAfter], [429, '1767225602', '2']);
+    clock.now += 1499;
+    assert.is((await get(s.base, '/ping')).status, 429, 't0 + 1999: the first request is still in the window');
+    clock.now += 1;
+    const again = await get(s.base, '/ping');
+    assert.equal([again.status, limitHeaders(again).remaining], [200, '0']);
+    await s.close();
+  }));
+
+redisTest('a command that timed out while Redis was paused (CLIENT PAUSE) is never counted when it resumes', async () => {
+  for (const failOpen of [true, false]) {
+    const storeClient = redisClient();
+    const admin = redisClient();
+    const store = new RedisStore({ client: storeClient, prefix: `${prefix}pause-${failOpen}:`, timeoutMs: 100, failOpen, onError: () => {} });
+    const s = await serve({ max: 3, windowMs: 60_000, store, keyGenerator: () => 'paused' });
+    const waiter = redisClient();
+    try {
+      assert.equal(limitHeaders(await get(s.base, '/ping')).remaining, '2', 'one counted request before the pause');
+      await admin.client('PAUSE', 2000, 'ALL');
+      // Five requests while Redis holds every command: each gives up after timeoutMs.
+      const during = await Promise.all(Array.from({ length: 5 }, () => get(s.base, '/ping')));
+      assert.equal(during.map((r) => r.status), failOpen ? [200, 200, 200, 200, 200] : [429, 429, 429, 429, 429]);
+      assert.equal(during.map((r) => limitHeaders(r).remaining), failOpen ? [null, null, null, null, null] : ['0', '0', '0', '0', '0']);
+      // Wait for Redis to answer again: a new connection's command is held until the pause ends, and
+      // the store's own connection answers a PING only after the script calls queued before it.
+      await waiter.ping();
+      await storeClient.ping();
+      assert.is(await client!.zcard(store.keyFor('paused')), 1, `failOpen ${failOpen}: only the request made before the pause is in the log`);
+      const after = [await get(s.base, '/ping'), await get(s.base, '/ping'), await get(s.base, '/ping')];
+      assert.equal(after.map((r) => [r.status, limitHeaders(r).remaining]), [[200, '1'], [200, '0'], [429, '0']], 'the client is not refused for what it did not get');
+    } finally {
+      await s.close();
+      for (const c of [storeClient, admin, waiter]) c.disconnect();
+    }
+  }
 });
 
 redisTest('200 concurrent requests against max 50 (RedisStore): exactly 50 pass', async () => {
@@ -226,7 +277,7 @@ redisTest('two server processes sharing one Redis: the limit holds across both',
     assert.is((await get(a.base, '/ping')).status, 429);
 
     // At once: 100 concurrent requests split over both processes, against a fresh counter.
-    await client!.del(`${prefix}cluster:everyone`);
+    await client!.del(`${prefix}cluster:{everyone}`);
     const burst = await Promise.all(
       Array.from({ length: 100 }, (_, i) => fetch(`${(i % 2 ? a : b).base}/ping`).then(async (r) => ({ status: r.status, pid: r.ok ? ((await r.json()) as { pid: number }).pid : (await r.arrayBuffer(), 0) }))),
     );
@@ -255,7 +306,7 @@ redisTest('the spec\'s typical custom store (INCR, then EXPIRE of windowMs round
   const s = await serve({ max: 2, windowMs, store });
   const statuses = [(await get(s.base, '/ping')).status, (await get(s.base, '/ping')).status, (await get(s.base, '/ping')).status];
   assert.equal(statuses, [200, 200, 429]);
-  assert.is(await client!.ttl(`${prefix}typical:127.0.0.1`), 2);
+  assert.is(await client!.ttl(`${prefix}typical:127.0.0.1`), 2); // a custom store keeps its own key layout
   await s.close();
 });
 

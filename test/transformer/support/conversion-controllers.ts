@@ -3,6 +3,7 @@
 import { Body, Controller, Get, Header, HttpError, Middleware, Param, Post, Query, Req, type KilnRequest } from '@kiln/core';
 import { Ip, Q, RequestPath } from './custom-decorators.js';
 import { out } from './describe.js';
+import type { tags } from 'typia';
 
 export enum Sort { Asc = 'asc', Desc = 'desc' }
 export enum Level { Low, Mid, High }
@@ -96,4 +97,38 @@ abstract class ReadController {
 @Controller('/inherited')
 export class InheritedController extends ReadController {}
 
-export const conversionControllers = [QueryController, ParamController, HeaderController, BodyController, RequestController, GuardedController, InheritedController];
+/** typia tags on scalars and array items: converted as the base type, then checked under strictValidation. */
+@Controller('/t')
+export class TaggedController {
+  @Get('/uint32') uint32(@Query('v') v?: number & tags.Type<'uint32'>) { return out(v); }
+  @Get('/range') range(@Query('limit') limit?: number & tags.Minimum<1> & tags.Maximum<100>) { return out(limit); }
+  @Get('/email') email(@Query('v') v?: string & tags.Format<'email'>) { return out(v); }
+  @Get('/uuid') uuid(@Query('v') v?: string & tags.Format<'uuid'>) { return out(v); }
+  @Get('/code') code(@Query('v') v?: string & tags.MinLength<3> & tags.Pattern<'^[A-Z]+$'>) { return out(v); }
+  @Get('/required') required(@Query('v') v: number & tags.Type<'int32'>) { return out(v); }
+  @Get('/int32s') int32s(@Query('v') v: (number & tags.Type<'int32'>)[]) { return out(v); }
+  @Get('/emails') emails(@Header('x-emails') v: (string & tags.Format<'email'>)[]) { return out(v); }
+  @Get('/p/:id') param(@Param('id') id: number & tags.Type<'uint32'>) { return out(id); }
+  @Get('/header') header(@Header('x-limit') v?: number & tags.ExclusiveMaximum<10>) { return out(v); }
+}
+
+interface Filter { age: number; name?: string }
+interface Meta { kind: 'a' | 'b'; size: number }
+interface Wide { a: number; b: number; c: number; d: number; e: number; f: number; g: number; h: number; i: number; j: number; k: number; l: number }
+
+/** Object and tuple parameters: JSON text parsed, then checked against the declared type (null on failure without strictValidation). */
+@Controller('/o')
+export class ObjectController {
+  @Get('/filter') filter(@Query('filter') filter?: Filter) { return out(filter); }
+  @Get('/tuple') tuple(@Query('t') t?: [number, string]) { return out(t); }
+  @Get('/meta') meta(@Header('x-meta') meta?: Meta) { return out(meta); }
+  @Get('/filters') filters(@Query('f') f: Filter[]) { return out(f); }
+  @Get('/required') required(@Query('filter') filter: Filter) { return out(filter); }
+  @Get('/wide') wide(@Query('w') w?: Wide) { return out(w); }
+  @Get('/record') record(@Query('r') r?: Record<string, number>) { return out(r); }
+}
+
+export const conversionControllers = [
+  QueryController, ParamController, HeaderController, BodyController, RequestController, GuardedController, InheritedController,
+  TaggedController, ObjectController,
+];

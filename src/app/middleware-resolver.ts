@@ -1,0 +1,62 @@
+import type { MethodDeclarations } from '../decorators/method-declaration.js';
+import { noParameters } from '../binding/no-parameters.js';
+import { KilnError } from '../kiln-error.js';
+import type { MiddlewareFunction, MiddlewareLike } from '../middleware.js';
+import { isPromiseLike } from '../pipeline/is-promise-like.js';
+import type { KilnRequest } from '../request/kiln-request.js';
+import { kMethods, kMiddleware } from '../symbols.js';
+import { describe, metadataOf, pluginHint } from './declarations.js';
+
+/** A class, as opposed to a plain function: only a class's source text starts with `class`. */
+function isClass(value: Function): boolean {
+  return Function.prototype.toString.call(value).startsWith('class');
+}
+
+/**
+ * Turns middleware declarations into the `(req, next)` shape the chain calls. A class middleware
+ * is instantiated once per server and its `use` is called with the arguments its compiled binder
+ * produces; everything that can be wrong with one is found here, at start-up.
+ */
+export class MiddlewareResolver {
+  readonly #instances = new Map<Function, MiddlewareFunction>();
+  readonly #strict: boolean;
+
+  constructor(strict: boolean) {
+    this.#strict = strict;
+  }
+
+  resolve(middleware: MiddlewareLike, where: string): MiddlewareFunction {
+    if (typeof middleware !== 'function') {
+      throw new KilnError('KILN005', `${where}: a middleware must be a function or a class with a use() method, got ${typeof middleware}`);
+    }
+    const metadata = metadataOf(middleware);
+    const use: unknown = (middleware as { prototype?: { use?: unknown } }).prototype?.use;
+    if (typeof use !== 'function') {
+      if (metadata?.[kMiddleware] === true || isClass(middleware)) {
+        throw new KilnError('KILN010', `${where}: class middleware ${describe(middleware)} has no use() method`);
+      }
+      return middleware as MiddlewareFunction;
+    }
+    const cached = this.#instances.get(middleware);
+    if (cached !== undefined) return cached;
+
+    const name = `${describe(middleware)}.use`;
+    if (metadata?.[kMiddleware] !== true) {
+      throw new KilnError('KILN004', `${where}: class middleware ${describe(middleware)} must be marked with @Middleware()`);
+    }
+    const binder = (metadata[kMethods] as MethodDeclarations | undefined)?.get('use')?.binder;
+    // Every compiled `use` carries a binder (noParameters when it binds nothing): no guessing from use.length.
+    if (binder === undefined) throw new KilnError('KILN003', `Middleware ${name} has no compiled binder: ${pluginHint}`);
+    const instance = new (middleware as new () => object)();
+    const strict = this.#strict;
+    const resolved: MiddlewareFunction =
+      binder === noParameters
+        ? () => use.call(instance)
+        : (req: KilnRequest) => {
+            const args = binder(req, strict);
+            return isPromiseLike(args) ? args.then((bound) => use.apply(instance, bound as unknown[])) : use.apply(instance, args);
+          };
+    this.#instances.set(middleware, resolved);
+    return resolved;
+  }
+}

@@ -1,0 +1,93 @@
+import type { Binder } from '../binding/binder.js';
+import type { ControllerDeclaration } from '../decorators/controller.js';
+import type { MethodDeclarations } from '../decorators/method-declaration.js';
+import { noParameters } from '../binding/no-parameters.js';
+import { KilnError } from '../kiln-error.js';
+import type { MiddlewareFunction, MiddlewareLike } from '../middleware.js';
+import type { ControllerClass, RouteInfo } from '../router/route-info.js';
+import { joinRoutePath, routeParamNames, routeShape } from '../router/route-path.js';
+import { kController, kMethods } from '../symbols.js';
+import { describe, metadataOf, pluginHint } from './declarations.js';
+import { MiddlewareResolver } from './middleware-resolver.js';
+
+/** One route, resolved at start-up: everything a request needs, nothing left to look up. */
+export interface CompiledRoute {
+  /** The row of `app.routes`, and `req.route` of the requests this route answers. */
+  readonly info: RouteInfo;
+  /** `Controller.method`, for messages and logs. */
+  readonly name: string;
+  readonly instance: object;
+  readonly handler: (...args: unknown[]) => unknown;
+  readonly binder: Binder | undefined;
+  readonly status: number | undefined;
+  readonly strict: boolean;
+  /** Application, then controller, then route middlewares. */
+  readonly middlewares: readonly MiddlewareFunction[];
+}
+
+/** The application as `createServer` assembles it: every route, and the chain every request passes. */
+export interface RouteTable {
+  readonly routes: readonly CompiledRoute[];
+  /** The application middlewares, resolved: what a request no route took runs through. */
+  readonly appChain: readonly MiddlewareFunction[];
+}
+
+/**
+ * Reads the decorators' metadata of every controller into compiled routes. Everything that can
+ * be wrong with a declaration is found here, at start-up, with a message that says what to change.
+ */
+export function buildRouteTable(
+  controllers: readonly ControllerClass[],
+  appMiddlewares: readonly MiddlewareLike[],
+  strict: boolean,
+): RouteTable {
+  const resolver = new MiddlewareResolver(strict);
+  const appChain = Object.freeze(appMiddlewares.map((m, i) => resolver.resolve(m, `middlewares[${i}]`)));
+  const routes: CompiledRoute[] = [];
+  const seen = new Map<string, string>();
+
+  for (const controller of controllers) {
+    if (typeof controller !== 'function') throw new KilnError('KILN007', `controllers must be classes, got ${typeof controller}`);
+    const metadata = metadataOf(controller);
+    const declaration = metadata?.[kController] as ControllerDeclaration | undefined;
+    if (metadata === undefined || declaration === undefined) {
+      throw new KilnError('KILN001', `${describe(controller)} is listed in controllers but is not decorated with @Controller(basePath)`);
+    }
+    const controllerChain = declaration.middlewares.map((m, i) => resolver.resolve(m, `@Controller of ${controller.name}, middleware ${i}`));
+    const instance = new (controller as new () => object)();
+    const methods: MethodDeclarations = (metadata[kMethods] as MethodDeclarations | undefined) ?? new Map();
+
+    for (const [methodName, method] of methods) {
+      const name = `${controller.name}.${String(methodName)}`;
+      if (method.routes.length === 0) continue;
+      const handler = (instance as Record<string | symbol, unknown>)[methodName];
+      if (typeof handler !== 'function') throw new KilnError('KILN008', `${name} is decorated as a route but is not a method`);
+      for (const spec of method.routes) {
+        const path = joinRoutePath(declaration.basePath, spec.path);
+        routeParamNames(path);
+        const where = `${spec.method} ${path} (${name})`;
+        // Every compiled route carries a binder (noParameters when it binds nothing): no guessing from handler.length,
+        // which is 0 for a handler whose parameters all have defaults.
+        if (method.binder === undefined) throw new KilnError('KILN003', `Route ${where} has no compiled binder: ${pluginHint}`);
+        const key = `${spec.method} ${routeShape(path)}`;
+        const previous = seen.get(key);
+        if (previous !== undefined) throw new KilnError('KILN002', `Route ${spec.method} ${path} is declared twice: by ${previous} and by ${name}`);
+        seen.set(key, name);
+        const routeChain = spec.middlewares.map((m, i) => resolver.resolve(m, `route ${where}, middleware ${i}`));
+        routes.push(
+          Object.freeze({
+            info: Object.freeze({ method: spec.method, path, controller, handler: String(methodName) }),
+            name,
+            instance,
+            handler: handler as CompiledRoute['handler'],
+            binder: method.binder === noParameters ? undefined : method.binder,
+            status: method.status,
+            strict,
+            middlewares: Object.freeze([...appChain, ...controllerChain, ...routeChain]),
+          }),
+        );
+      }
+    }
+  }
+  return { routes, appChain };
+}

@@ -1,0 +1,79 @@
+import { KilnError } from '../kiln-error.js';
+import type { KilnRequest } from '../request/kiln-request.js';
+
+/** Which origins may read responses: decided per request from its `Origin` header. */
+export type CorsOrigin =
+  | boolean
+  | string
+  | RegExp
+  | readonly (string | RegExp)[]
+  | ((origin: string | undefined, req: KilnRequest) => boolean | string | Promise<boolean | string>);
+
+/**
+ * Options of `cors()`, named as in the `cors` and `@fastify/cors` packages.
+ *
+ * @example
+ * ```ts
+ * cors({ origin: ['https://app.example.com', /\.example\.com$/], credentials: true, maxAge: 600 })
+ * ```
+ */
+export interface CorsOptions {
+  /**
+   * `'*'` (default): any origin, `Access-Control-Allow-Origin: *`. `true`: reflect the request's
+   * origin. `false`: no CORS headers at all. A string: that origin only. A RegExp or a list of
+   * strings and RegExps: the request's origin when it matches. A function `(origin, req)`
+   * returning (or resolving to) `true` (reflect), `false` (refuse) or the origin to send.
+   */
+  origin?: CorsOrigin;
+  /** Methods a preflight allows. Default `GET,HEAD,PUT,PATCH,POST,DELETE`. */
+  methods?: string | readonly string[];
+  /** Request headers a preflight allows. Default: the ones the preflight asks for (`Access-Control-Request-Headers`). */
+  allowedHeaders?: string | readonly string[];
+  /** Response headers the browser may show to the page (`Access-Control-Expose-Headers`). Default none. */
+  exposedHeaders?: string | readonly string[];
+  /** Send `Access-Control-Allow-Credentials: true` (cookies, `Authorization`). Needs an origin other than `'*'`. Default false. */
+  credentials?: boolean;
+  /** Seconds a browser may cache a preflight's answer (`Access-Control-Max-Age`). Default: not sent. */
+  maxAge?: number;
+  /** Answer preflight requests here. Default true; false passes them on (Kiln's own `OPTIONS` answer then gets the CORS headers). */
+  preflight?: boolean;
+  /** Status of a preflight answer. Default 204. */
+  optionsSuccessStatus?: number;
+}
+
+function refuse(message: string): never {
+  throw new KilnError('KILN011', `cors: ${message}`);
+}
+
+function isOriginItem(value: unknown): boolean {
+  return typeof value === 'string' || value instanceof RegExp;
+}
+
+/** A header list option as one header value, checked. */
+export function headerList(name: string, value: string | readonly string[] | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') return value;
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) refuse(`${name} must be a string or a list of strings`);
+  return value.join(',');
+}
+
+/** Everything that can be wrong with the options is found when `cors()` is called. */
+export function checkCorsOptions(options: CorsOptions): void {
+  if (options === null || typeof options !== 'object') refuse(`options must be an object, got ${options}`);
+  const { origin } = options;
+  const originOk =
+    origin === undefined || typeof origin === 'boolean' || typeof origin === 'function' || isOriginItem(origin) ||
+    (Array.isArray(origin) && origin.every(isOriginItem));
+  if (!originOk) refuse('origin must be a boolean, a string, a RegExp, a list of strings and RegExps, or a function');
+  for (const name of ['credentials', 'preflight'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'boolean') refuse(`${name} must be true or false, got ${typeof options[name]}`);
+  }
+  if ((origin === undefined || origin === '*') && options.credentials === true) {
+    refuse("credentials: true needs an origin other than '*' (browsers refuse a wildcard origin with credentials); use origin: true to reflect the request's origin");
+  }
+  const { maxAge, optionsSuccessStatus } = options;
+  if (maxAge !== undefined && (!Number.isInteger(maxAge) || maxAge < 0)) refuse(`maxAge must be a whole number of seconds, got ${maxAge}`);
+  if (optionsSuccessStatus !== undefined && (!Number.isInteger(optionsSuccessStatus) || optionsSuccessStatus < 200 || optionsSuccessStatus > 299)) {
+    refuse(`optionsSuccessStatus must be a 2xx status, got ${optionsSuccessStatus}`);
+  }
+}

@@ -1,0 +1,50 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MiddlewareLike } from './middleware.js';
+import type { KilnRequest } from './request/kiln-request.js';
+import type { TrustProxy } from './request/client-address.js';
+import type { ControllerClass, RouteInfo } from './router/route-info.js';
+import type { DocsOptions } from './docs/docs-options.js';
+
+/** What `createServer` takes. Every key but `controllers` has a default. */
+export interface KilnConfig {
+  /** Controller classes (decorated with `@Controller`). */
+  controllers: readonly ControllerClass[];
+  /** Application-level middlewares, run first for every request, whether a route matched it or not. */
+  middlewares?: readonly MiddlewareLike[];
+  /** When true, a failed parameter conversion answers 400 instead of passing NaN/null/Invalid Date. Default false. */
+  strictValidation?: boolean;
+  /** Largest request body read, in bytes; larger ones answer 413. Default 1 MiB. */
+  maxBodySize?: number;
+  /** Which proxies report the client address for `req.ip` (and the rate limiter's key): see `TrustProxy`. Default true (the spec's rule). */
+  trustProxy?: TrustProxy;
+  /** Called once for every error that is not an `HttpError` (the client gets a bare 500). Default: console.error. */
+  onError?: (error: unknown, req: KilnRequest) => void;
+  /** Longest request target (path + query) in bytes; longer ones answer 414. Default 8 KiB. */
+  maxUrlLength?: number;
+  /** Largest request line + headers in bytes (Node's parser limit); larger ones answer 431. Default 16 KiB. */
+  maxHeaderSize?: number;
+  /** Milliseconds to receive a request's headers (slowloris guard). Default 10 000. */
+  headersTimeout?: number;
+  /** Milliseconds to receive a whole request, body included. Default 30 000. */
+  requestTimeout?: number;
+  /** Milliseconds an idle keep-alive connection stays open. Default 5 000. */
+  keepAliveTimeout?: number;
+  /** Milliseconds `close()` lets in-flight requests finish before cutting their connections. Default 10 000. */
+  shutdownTimeout?: number;
+  /** Serve the OpenAPI document the build wrote, and a docs page (README: OpenAPI). Off by default. */
+  docs?: DocsOptions;
+}
+
+/** What `createServer` returns. */
+export interface KilnServer {
+  /** Starts listening; resolves with the bound address. Port 0 picks a free port. Default port 3000, all interfaces. */
+  listen(port?: number, host?: string): Promise<{ port: number; host: string }>;
+  /** The Node request listener, for your own `http`/`https` server. */
+  readonly handler: (incoming: IncomingMessage, response: ServerResponse) => void;
+  /** In-process dispatch of a web Request through the same pipeline. */
+  fetch(request: Request): Promise<Response>;
+  /** The static route table. */
+  readonly routes: readonly RouteInfo[];
+  /** Stops accepting connections, lets in-flight requests finish (up to `shutdownTimeout`), then resolves. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,72 @@
+// A fixture app copied into a consumer project outside the repository (node_modules/@kiln/core
+// links to this checkout, as `npm install @kiln/core` gives), and the tools that build it:
+// tspc, esbuild with @kiln/core/esbuild, vitest with @kiln/core/vite, node --import @kiln/core/register.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('../../../../', import.meta.url));
+export const fixtures = join(root, 'test', 'build-tools', 'fixtures');
+
+export interface FixtureProject {
+  readonly dir: string;
+  remove(): void;
+}
+
+/** The packages a consumer of the fixture has installed: links into this checkout's node_modules. */
+const installed = ['typia', 'vite', 'vitest', '@types/node'];
+
+export function fixtureProject(name: string): FixtureProject {
+  const dir = mkdtempSync(join(tmpdir(), `kiln-${name}-`));
+  cpSync(join(fixtures, name), dir, { recursive: true });
+  mkdirSync(join(dir, 'node_modules', '@kiln'), { recursive: true });
+  mkdirSync(join(dir, 'node_modules', '@types'), { recursive: true });
+  symlinkSync(root, join(dir, 'node_modules', '@kiln', 'core'), 'dir');
+  for (const pkg of installed) symlinkSync(join(root, 'node_modules', pkg), join(dir, 'node_modules', pkg), 'dir');
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `fixture-${name}`, private: true, type: 'module' }));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface Ran {
+  readonly code: number | null;
+  readonly output: string;
+}
+
+/** Runs a command to its end, collecting stdout and stderr. */
+export function run(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env } });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+export interface Served {
+  readonly base: string;
+  readonly child: ChildProcess;
+  stop(): void;
+}
+
+/** Starts a server process (PORT=0) and waits for its `listening on <port>` line. */
+export function serve(args: readonly string[], cwd: string): Promise<Served> {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, PORT: '0', NO_COLOR: '1' } });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      const port = /listening on (\d+)/.exec(output)?.[1];
+      if (port !== undefined) resolve({ base: `http://127.0.0.1:${port}`, child, stop: () => child.kill('SIGTERM') });
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code} before listening:\n${output}`)));
+  });
+}
+
+export const tspc = join(root, 'node_modules', '.bin', 'tspc');
+export const vitest = join(root, 'node_modules', '.bin', 'vitest');

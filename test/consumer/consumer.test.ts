@@ -1,0 +1,193 @@
+// A user's project, end to end, exactly as the README's "Setup for a consumer" says: both packages
+// packed from a copy of this working tree (what a fresh clone holds: no dist/), a new project
+// created beside it with the README's commands and files, the tarballs installed with npm, built
+// with tspc, tested, started and asked over HTTP on 127.0.0.1. Then what the README promises on
+// the way: the editor plugin loads in the project's own tsserver, @kiln/rate-limit's types resolve
+// against the installed @kiln/core with skipLibCheck off, and stack traces from the installed
+// packages point at .ts lines that exist.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { linkTree } from './support/link-tree.js';
+import { readmeBlock, readmeBlocks } from './support/readme-blocks.js';
+import { runCommand, runScript } from './support/run-command.js';
+import { startApp, type StartedApp } from './support/started-app.js';
+import { tsserverDiagnostics } from './support/tsserver-diagnostics.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const blocks = readmeBlocks(join(root, 'README.md'));
+const workDir = mkdtempSync(join(tmpdir(), 'kiln-consumer-e2e-'));
+const clone = join(workDir, 'kiln');
+const project = join(workDir, 'my-api');
+let app: StartedApp | undefined;
+
+// Written beside the README's files (not part of them): two stack traces from the installed
+// packages, and a type check that fails the build if @kiln/rate-limit's types lost @kiln/core's.
+const probe = `import { createServer, type KilnRequest, type MiddlewareFunction } from '@kiln/core';
+import { rateLimit, type RateLimitOptions } from '@kiln/rate-limit';
+
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+export const keyGeneratorTakesKilnRequest: Same<Parameters<NonNullable<RateLimitOptions['keyGenerator']>>[0], KilnRequest> = true;
+export const rateLimitIsMiddleware: Same<ReturnType<typeof rateLimit>, MiddlewareFunction> = true;
+
+class NotAController {}
+for (const fail of [() => createServer({ controllers: [NotAController] }), () => rateLimit({ max: -1 })]) {
+  try {
+    fail();
+  } catch (error) {
+    console.log((error as Error).stack);
+  }
+}
+`;
+
+/** A shell block of the README without the lines the test does itself; asserts they are there. */
+function withoutLines(block: string, lines: readonly string[]): string {
+  const kept = block.split('\n');
+  for (const line of lines) {
+    const at = kept.findIndex((text) => text.replace(/\s+#.*$/, '').trim() === line);
+    assert.ok(at >= 0, `the README block lacks the line '${line}':\n${block}`);
+    kept.splice(at, 1);
+  }
+  return kept.join('\n');
+}
+
+function tarballFiles(tarball: string): string[] {
+  return execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').map((line) => line.replace(/^package\//, ''));
+}
+
+function filesUnder(dir: string, suffix: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith(suffix)).map((file) => join(dir, file));
+}
+
+test('README step 1: npm pack, in a copy of the working tree without dist/, builds both packages and ships dist/, sources, no tests', async () => {
+  // A fresh clone: the tracked and new files of this working tree, nothing built.
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
+  for (const file of files) {
+    if (!existsSync(join(root, file))) continue; // deleted in the working tree, not yet committed
+    mkdirSync(dirname(join(clone, file)), { recursive: true });
+    cpSync(join(root, file), join(clone, file));
+  }
+  assert.not.ok(existsSync(join(clone, 'dist')));
+  // `npm ci` installs this checkout's lockfile, which gave this checkout its node_modules: the
+  // test links those files instead of spending some 15 s of CPU on installing them again (.ci/run
+  // runs npm ci from scratch). A link, not a symlink: real paths stay inside the clone.
+  linkTree(join(root, 'node_modules'), join(clone, 'node_modules'));
+  const pack = await runScript(withoutLines(readmeBlock(blocks, 'pack'), ['npm ci']), workDir);
+  assert.is(pack.exitCode, 0, pack.output);
+
+  const core = tarballFiles(join(clone, 'kiln-core-0.1.0.tgz'));
+  for (const needed of ['package.json', 'README.md', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/index.js.map', 'dist/src/binding/index.js', 'src/index.ts', 'dist/transformer/index.cjs', 'dist/transformer/editor/plugin.cjs', 'transformer/index.cts', 'transformer/editor/package.json']) {
+    assert.ok(core.includes(needed), `kiln-core-0.1.0.tgz lacks ${needed}: ${core.join(', ')}`);
+  }
+  const rateLimit = tarballFiles(join(clone, 'kiln-rate-limit-0.1.0.tgz'));
+  for (const needed of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/rate-limit.js.map', 'src/rate-limit.ts']) {
+    assert.ok(rateLimit.includes(needed), `kiln-rate-limit-0.1.0.tgz lacks ${needed}: ${rateLimit.join(', ')}`);
+  }
+  for (const file of [...core, ...rateLimit]) {
+    assert.not.match(file, /^(test|bench|examples|packages|build)\/|\.test\.|tsbuildinfo|\.tgz$/, `shipped: ${file}`);
+  }
+});
+
+test('README steps 2–6: npm init, the install commands, package.json, tsconfig.json and the files; npm run build and npm test pass', async () => {
+  const create = await runScript(readmeBlock(blocks, 'create'), workDir);
+  assert.is(create.exitCode, 0, create.output);
+
+  const packageJson = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+  assert.is(packageJson.dependencies['@kiln/core'], 'file:../kiln/kiln-core-0.1.0.tgz');
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ ...packageJson, ...JSON.parse(readmeBlock(blocks, 'package.json')) }, null, 2));
+  for (const file of ['tsconfig.json', 'src/app.ts', 'src/main.ts', 'test/app.test.ts']) {
+    mkdirSync(dirname(join(project, file)), { recursive: true });
+    writeFileSync(join(project, file), readmeBlock(blocks, file));
+  }
+  writeFileSync(join(project, 'test', 'probe.ts'), probe);
+
+  const run = await runScript(withoutLines(readmeBlock(blocks, 'run'), ['npm start']), project);
+  assert.is(run.exitCode, 0, run.output);
+  assert.not.match(run.output, /error TS/);
+  assert.match(run.output, /# pass 1\n/);
+  assert.match(run.output, /# fail 0\n/);
+});
+
+test('npm start serves the README app on 127.0.0.1: typed param, typia-validated body (400 naming the path), rate limit (429 after 3)', async () => {
+  app = await startApp(project);
+  const get = await fetch(`${app.origin}/notes/42`);
+  assert.is(get.status, 200);
+  assert.equal(await get.json(), { id: 42 });
+
+  const notNumber = await fetch(`${app.origin}/notes/x`);
+  assert.is(notNumber.status, 400);
+  assert.equal(await notNumber.json(), { error: 'Bad Request', message: "Parameter 'id' expected number, got 'x'" });
+
+  const post = (body: string) => fetch(`${app!.origin}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const invalid = await post('{"text":""}');
+  assert.is(invalid.status, 400);
+  const invalidBody = (await invalid.json()) as { message: string; data: { errors: unknown[] } };
+  assert.is(invalidBody.message, 'Invalid request body: $input.text expected string & MinLength<1>, got ""');
+  assert.equal(invalidBody.data.errors, [{ path: '$input.text', expected: 'string & MinLength<1>', value: '' }]);
+
+  const created = await post('{"text":"hi"}');
+  assert.is(created.status, 201);
+  assert.equal(await created.json(), { id: 1, text: 'hi' });
+  assert.is(created.headers.get('ratelimit-remaining'), '1');
+  assert.is((await post('{"text":"hi"}')).status, 201);
+
+  const limited = await post('{"text":"hi"}');
+  assert.is(limited.status, 429);
+  assert.equal(await limited.json(), { error: 'Too Many Requests', message: 'Rate limit exceeded. Try again in 60 seconds.' });
+  assert.is(limited.headers.get('retry-after'), '60');
+  await app.stop();
+  app = undefined;
+});
+
+test("the project's own tsserver loads @kiln/core/transformer/editor: no TS1206, KILN101 reported", async () => {
+  const source = readmeBlock(blocks, 'src/app.ts');
+  const edited = source.replace("@Param('id') id: number", "@Param('nope') id: number");
+  assert.is.not(edited, source);
+  const line = edited.split('\n').findIndex((text) => text.includes("@Param('nope')"));
+  const diagnostics = await tsserverDiagnostics(project, join(project, 'src', 'app.ts'), edited);
+  assert.equal(diagnostics.map((d) => `${d.start.line}:${d.start.offset} ${d.code}`), [`${line + 1}:${edited.split('\n')[line]!.indexOf("'nope'") + 1} 9101`]);
+  assert.match(diagnostics[0]!.text, "KILN101: @Param('nope') but the route GET /notes/:id declares no ':nope'");
+});
+
+test("@kiln/rate-limit's types resolve against the installed @kiln/core with skipLibCheck off", async () => {
+  const shown = await runCommand(join(project, 'node_modules', '.bin', 'tspc'), ['-p', '.', '--showConfig'], project);
+  assert.is(shown.exitCode, 0, shown.output);
+  assert.is.not(JSON.parse(shown.output).compilerOptions.skipLibCheck, true);
+  // The build above compiled test/probe.ts, whose type equalities fail if KilnRequest came back as any.
+  assert.ok(existsSync(join(project, 'dist', 'test', 'probe.js')));
+  const options = readFileSync(join(project, 'node_modules', '@kiln', 'rate-limit', 'dist', 'rate-limit-options.d.ts'), 'utf8');
+  assert.match(options, "import type { KilnRequest } from '@kiln/core';");
+});
+
+test('stack traces from the installed packages (node --enable-source-maps) point at shipped .ts lines that throw', async () => {
+  const run = await runCommand(process.execPath, ['--enable-source-maps', join('dist', 'test', 'probe.js')], project);
+  assert.is(run.exitCode, 0, run.output);
+  for (const [pkg, code] of [['core', 'KILN001'], ['rate-limit', 'KILN201']] as const) {
+    const frame = run.output.match(new RegExp(`\\((?:file://)?(/[^\\s)]*/node_modules/@kiln/${pkg}/src/[^\\s):]+\\.ts):(\\d+):\\d+\\)`));
+    assert.ok(frame, `no frame in @kiln/${pkg}/src:\n${run.output}`);
+    const line = readFileSync(frame![1]!, 'utf8').split('\n')[Number(frame![2]) - 1];
+    assert.ok(line?.includes(`throw new`) && line.includes(`'${code}'`), `${frame![1]}:${frame![2]} is '${line}'`);
+  }
+});
+
+test('every source map in the installed packages names sources that are shipped', () => {
+  const maps = ['core', 'rate-limit'].flatMap((pkg) => filesUnder(join(project, 'node_modules', '@kiln', pkg, 'dist'), '.map'));
+  assert.ok(maps.length > 100, `${maps.length} maps`);
+  for (const map of maps) {
+    const { sources, sourceRoot = '' } = JSON.parse(readFileSync(map, 'utf8'));
+    for (const source of sources as string[]) {
+      assert.ok(existsSync(resolve(dirname(map), sourceRoot, source)), `${map} names ${source}, which is not shipped`);
+    }
+  }
+});
+
+test.after(async () => {
+  await app?.stop();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+test.run();

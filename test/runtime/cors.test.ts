@@ -1,0 +1,181 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Controller, Get, Put, cors, createServer, type CorsOptions, type KilnConfig, type MiddlewareLike } from '@kiln/core';
+import { rateLimit } from '@kiln/rate-limit';
+import { raw } from '../support/raw.js';
+import { overBothTransports, start } from '../support/server.js';
+
+@Controller('/api')
+class ApiController {
+  @Get('/items') items() { return ['a', 'b']; }
+  @Put('/items') replace() { return { replaced: true }; }
+  @Get('/varies') varies() { return new Response('v', { headers: { vary: 'Accept-Encoding', 'content-type': 'text/plain' } }); }
+}
+
+const appOrigin = 'https://app.example';
+const listed: CorsOptions = { origin: [appOrigin, /\.partner\.example$/], credentials: true, maxAge: 600, exposedHeaders: ['x-total', 'x-page'] };
+const withCors = (options?: CorsOptions, ...more: MiddlewareLike[]): KilnConfig =>
+  ({ controllers: [ApiController], middlewares: [cors(options), ...more] });
+
+/** A browser's preflight, byte for byte: OPTIONS with Origin and Access-Control-Request-*. */
+function preflight(path: string, origin: string, method = 'PUT', headers = 'content-type, x-token'): string {
+  return `OPTIONS ${path} HTTP/1.1\r\nHost: api.example\r\nOrigin: ${origin}\r\nAccess-Control-Request-Method: ${method}\r\n` +
+    `Access-Control-Request-Headers: ${headers}\r\nConnection: close\r\n\r\n`;
+}
+
+/** The header lines of a raw reply, lower-cased names. */
+function headersOf(text: string): Map<string, string> {
+  const head = text.slice(0, text.indexOf('\r\n\r\n')).split('\r\n').slice(1);
+  return new Map(head.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+}
+
+const Cors = suite('cors');
+
+Cors('a real browser preflight over a socket is answered 204 with the Access-Control-Allow-* headers', async () => {
+  const server = await start(withCors(listed));
+  try {
+    const reply = await raw(Number(new URL(server.base).port), preflight('/api/items', appOrigin));
+    assert.equal(reply.statuses, [204]);
+    const headers = headersOf(reply.text);
+    assert.is(headers.get('access-control-allow-origin'), appOrigin);
+    assert.is(headers.get('access-control-allow-credentials'), 'true');
+    assert.is(headers.get('access-control-allow-methods'), 'GET,HEAD,PUT,PATCH,POST,DELETE');
+    assert.is(headers.get('access-control-allow-headers'), 'content-type, x-token');
+    assert.is(headers.get('access-control-max-age'), '600');
+    assert.is(headers.get('vary'), 'Origin, Access-Control-Request-Headers');
+    assert.is(headers.get('allow'), undefined, "the preflight is cors()'s answer, not the router's");
+    assert.ok(reply.text.endsWith('\r\n\r\n'), 'no body');
+  } finally {
+    await server.close();
+  }
+});
+
+Cors('a preflight from an origin not listed gets no Access-Control-Allow-Origin', async () => {
+  const server = await start(withCors(listed));
+  try {
+    const reply = await raw(Number(new URL(server.base).port), preflight('/api/items', 'https://evil.example'));
+    assert.equal(reply.statuses, [204]);
+    const headers = headersOf(reply.text);
+    assert.is(headers.get('access-control-allow-origin'), undefined);
+    assert.is(headers.get('vary'), 'Origin, Access-Control-Request-Headers');
+  } finally {
+    await server.close();
+  }
+});
+
+Cors('preflights are answered before the rate limiter counts them; the limited answer still carries CORS headers', () =>
+  overBothTransports(withCors(listed, rateLimit({ max: 1, keyGenerator: (req) => req.headers.get('x-client') ?? '' })), async (send, transport) => {
+    const init = { method: 'OPTIONS', headers: { origin: appOrigin, 'access-control-request-method': 'PUT', 'x-client': transport } };
+    for (let i = 0; i < 3; i++) assert.is((await send('/api/items', init)).status, 204);
+    const first = await send('/api/items', { headers: { origin: appOrigin, 'x-client': transport } });
+    assert.is(first.status, 200);
+    const limited = await send('/api/items', { headers: { origin: appOrigin, 'x-client': transport } });
+    assert.is(limited.status, 429);
+    assert.is(limited.headers.get('access-control-allow-origin'), appOrigin);
+  }, { identical: false })); // RateLimit-Reset may fall in another second on the second run
+
+Cors('an allowed origin gets its origin back, credentials, exposed headers and Vary: Origin', () =>
+  overBothTransports(withCors(listed), async (send) => {
+    for (const origin of [appOrigin, 'https://shop.partner.example']) {
+      const reply = await send('/api/items', { headers: { origin } });
+      assert.is(reply.status, 200);
+      assert.is(reply.headers.get('access-control-allow-origin'), origin);
+      assert.is(reply.headers.get('access-control-allow-credentials'), 'true');
+      assert.is(reply.headers.get('access-control-expose-headers'), 'x-total,x-page');
+      assert.is(reply.headers.get('vary'), 'Origin');
+      assert.equal(reply.json(), ['a', 'b']);
+    }
+  }));
+
+Cors('an origin not allowed gets the response without CORS headers (the browser then hides it)', () =>
+  overBothTransports(withCors(listed), async (send) => {
+    const reply = await send('/api/items', { headers: { origin: 'https://evil.example' } });
+    assert.is(reply.status, 200);
+    assert.is(reply.headers.get('access-control-allow-origin'), null);
+    assert.is(reply.headers.get('access-control-allow-credentials'), null);
+    assert.is(reply.headers.get('vary'), 'Origin');
+  }));
+
+Cors("Vary: Origin is added to a returned Response's own Vary", () =>
+  overBothTransports(withCors(listed), async (send) => {
+    const reply = await send('/api/varies', { headers: { origin: appOrigin } });
+    assert.is(reply.headers.get('vary'), 'Accept-Encoding, Origin');
+    assert.is(reply.text, 'v');
+  }));
+
+Cors('the default allows any origin with *, and needs no Vary', () =>
+  overBothTransports(withCors(), async (send) => {
+    const reply = await send('/api/items', { headers: { origin: 'https://anyone.example' } });
+    assert.is(reply.headers.get('access-control-allow-origin'), '*');
+    assert.is(reply.headers.get('vary'), null);
+    const pre = await send('/api/items', { method: 'OPTIONS', headers: { origin: 'https://anyone.example', 'access-control-request-method': 'PUT' } });
+    assert.is(pre.status, 204);
+    assert.is(pre.headers.get('access-control-allow-origin'), '*');
+    assert.is(pre.headers.get('access-control-allow-headers'), null);
+  }));
+
+Cors('404, 405 and errors carry the CORS headers too', () =>
+  overBothTransports(withCors({ origin: true }), async (send) => {
+    const missing = await send('/api/nowhere', { headers: { origin: appOrigin } });
+    assert.is(missing.status, 404);
+    assert.is(missing.headers.get('access-control-allow-origin'), appOrigin);
+    const wrongMethod = await send('/api/items', { method: 'DELETE', headers: { origin: appOrigin } });
+    assert.is(wrongMethod.status, 405);
+    assert.is(wrongMethod.headers.get('access-control-allow-origin'), appOrigin);
+  }));
+
+Cors('an OPTIONS request that is not a preflight gets the router answer (204 Allow) with CORS headers', () =>
+  overBothTransports(withCors({ origin: true }), async (send) => {
+    const reply = await send('/api/items', { method: 'OPTIONS', headers: { origin: appOrigin } });
+    assert.is(reply.status, 204);
+    assert.is(reply.headers.get('allow'), 'GET, PUT, HEAD, OPTIONS');
+    assert.is(reply.headers.get('access-control-allow-origin'), appOrigin);
+    assert.is(reply.headers.get('access-control-allow-methods'), null);
+  }));
+
+Cors('preflight: false passes preflights on to the router', () =>
+  overBothTransports(withCors({ origin: true, preflight: false }), async (send) => {
+    const reply = await send('/api/items', { method: 'OPTIONS', headers: { origin: appOrigin, 'access-control-request-method': 'PUT' } });
+    assert.is(reply.status, 204);
+    assert.is(reply.headers.get('allow'), 'GET, PUT, HEAD, OPTIONS');
+    assert.is(reply.headers.get('access-control-allow-methods'), null);
+  }));
+
+Cors('an origin function decides per request, also asynchronously; methods, allowedHeaders and optionsSuccessStatus are sent as given', () =>
+  overBothTransports(
+    withCors({ origin: async (origin) => origin?.endsWith('.trusted.example') ?? false, methods: ['GET', 'PUT'], allowedHeaders: 'content-type', optionsSuccessStatus: 200 }),
+    async (send) => {
+      const trusted = await send('/api/items', { headers: { origin: 'https://a.trusted.example' } });
+      assert.is(trusted.headers.get('access-control-allow-origin'), 'https://a.trusted.example');
+      const other = await send('/api/items', { headers: { origin: 'https://other.example' } });
+      assert.is(other.headers.get('access-control-allow-origin'), null);
+      const pre = await send('/api/items', { method: 'OPTIONS', headers: { origin: 'https://a.trusted.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'x-anything' } });
+      assert.is(pre.status, 200);
+      assert.is(pre.headers.get('access-control-allow-methods'), 'GET,PUT');
+      assert.is(pre.headers.get('access-control-allow-headers'), 'content-type');
+      assert.is(pre.headers.get('vary'), 'Origin');
+    },
+  ));
+
+Cors('origin: false adds nothing', () =>
+  overBothTransports(withCors({ origin: false }), async (send) => {
+    const reply = await send('/api/items', { headers: { origin: appOrigin } });
+    assert.is(reply.headers.get('access-control-allow-origin'), null);
+    assert.is(reply.headers.get('vary'), null);
+  }));
+
+Cors('invalid options are refused when cors() is called, with KILN011', () => {
+  const cases: [CorsOptions, string][] = [
+    [{ credentials: true }, "cors: credentials: true needs an origin other than '*'"],
+    [{ maxAge: -1 }, 'cors: maxAge must be a whole number of seconds, got -1'],
+    [{ origin: 42 as never }, 'cors: origin must be a boolean, a string, a RegExp, a list of strings and RegExps, or a function'],
+    [{ methods: [1] as never }, 'cors: methods must be a string or a list of strings'],
+    [{ optionsSuccessStatus: 404 }, 'cors: optionsSuccessStatus must be a 2xx status, got 404'],
+  ];
+  for (const [options, message] of cases) {
+    assert.throws(() => cors(options), (error: Error & { code?: string }) => error.code === 'KILN011' && error.message.startsWith(message), message);
+  }
+  assert.ok(createServer(withCors(listed)));
+});
+
+Cors.run();
