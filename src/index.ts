@@ -12,7 +12,7 @@ export {
   Body, Param, Query, Header, Req, routeRequestParamDecorator,
   type ParameterBinding, type ParameterItems, type ParameterSource, type KilnRequestProperty,
 } from './decorators/parameters.js';
-export type { Binder } from './binding/binder.js';
+export type { Binder } from './decorators/binder.js';
 
 // Serving it
 export { createServer } from './server.js';
@@ -29,6 +29,10 @@ export { canonicalAddress, type TrustProxy } from './request/client-address.js';
 export { HttpCode } from './http-code.js';
 export { HttpError } from './http-error.js';
 export { KilnError, runtimeErrorCodes, type RuntimeErrorCode } from './kiln-error.js';
+export { Injectable, Inject, Scope, type InjectionBinding, type InjectableDecorator } from './injection/decorators.js';
+export { Scopes, type Scope as InjectionScope } from './injection/scopes.js';
+export { InjectionToken } from './injection/injection-token.js';
+export type { Injection } from './injection/container.js';
 
 // OpenAPI documents
 export type { DocsOptions } from './docs/docs-options.js';

@@ -19,7 +19,8 @@ export type MiddlewareFunction = (req: KilnRequest, next: () => Promise<Response
 
 /** A class-based middleware: a class marked with `@Middleware()` whose `use` method is bound like a handler. */
 export interface MiddlewareClass {
-  new (): { use(...args: any[]): unknown };
+  // Constructor parameters are injected from their declared types (see Dependency injection).
+  new (...args: any[]): { use(...args: any[]): unknown };
 }
 
 export type MiddlewareLike = MiddlewareFunction | MiddlewareClass;

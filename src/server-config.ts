@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Injection } from './injection/container.js';
 import type { MiddlewareLike } from './middleware.js';
 import type { KilnRequest } from './request/kiln-request.js';
 import type { TrustProxy } from './request/client-address.js';
@@ -31,6 +32,17 @@ export interface KilnConfig {
   keepAliveTimeout?: number;
   /** Milliseconds `close()` lets in-flight requests finish before cutting their connections. Default 10 000. */
   shutdownTimeout?: number;
+  /** Deepest nesting of arrays and objects in a JSON body; deeper answers 400 before parsing. Default 64. */
+  maxBodyDepth?: number;
+  /** Milliseconds a streamed response waits for a client that stopped reading before cutting it off; 0 = never. Default 30 000. */
+  sendTimeout?: number;
+  /** Most request header lines; more answer 431. Default 1 000. */
+  maxHeadersCount?: number;
+  /**
+   * Values for `@Inject(token)` parameters, and replacements for services: `{ token, provide }` or
+   * `{ token, factory }` (sync or async, called once at start-up). See "Dependency injection".
+   */
+  injections?: Injection[];
   /** Serve the OpenAPI document the build wrote, and a docs page (README: OpenAPI). Off by default. */
   docs?: DocsOptions;
 }
@@ -45,6 +57,6 @@ export interface KilnServer {
   fetch(request: Request): Promise<Response>;
   /** The static route table. */
   readonly routes: readonly RouteInfo[];
-  /** Stops accepting connections, lets in-flight requests finish (up to `shutdownTimeout`), then resolves. */
+  /** Stops accepting connections, lets in-flight requests finish (up to `shutdownTimeout`), runs every service's `onClose()`, then resolves. */
   close(): Promise<void>;
 }

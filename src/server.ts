@@ -3,14 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { buildRouteTable } from './app/route-table.js';
 import { withDocsRoutes } from './docs/docs-routes.js';
 import { KilnError } from './kiln-error.js';
-import { isPromiseLike } from './pipeline/is-promise-like.js';
 import { RequestPipeline } from './pipeline/request-pipeline.js';
 import { FetchRequest } from './request/fetch-request.js';
 import type { KilnRequest, RequestOptions } from './request/kiln-request.js';
 import { NodeRequest } from './request/node-request.js';
+import { headProblem } from './request/request-head.js';
 import { compileTrustProxy } from './request/client-address.js';
 import { answerClientError } from './response/client-error.js';
-import { writeError, writeValue } from './response/node-response.js';
+import { errorBody } from './response/error-body.js';
+import { writeError, writeJson, writeResult } from './response/node-response.js';
+import { Container } from './injection/container.js';
+import type { RouteInfo } from './router/route-info.js';
 import { errorToWebResponse, finalWebResponse, valueToWebResponse } from './response/web-response.js';
 import type { KilnConfig, KilnServer } from './server-config.js';
 
@@ -18,6 +21,14 @@ export type { KilnConfig, KilnServer } from './server-config.js';
 
 const defaultMaxBodySize = 1024 * 1024;
 const defaultMaxUrlLength = 8 * 1024;
+const defaultMaxBodyDepth = 64;
+const defaultSendTimeout = 30_000;
+const defaultMaxHeadersCount = 1000;
+
+function wholeNumberOption(name: string, value: unknown, least: number): number {
+  if (!Number.isInteger(value) || (value as number) < least) throw new KilnError('KILN007', `${name} must be a whole number of at least ${least}, got ${String(value)}`);
+  return value as number;
+}
 
 function requestOptions(config: KilnConfig): RequestOptions {
   const maxBodySize = config.maxBodySize ?? defaultMaxBodySize;
@@ -30,7 +41,9 @@ function requestOptions(config: KilnConfig): RequestOptions {
       console.error(`[kiln] onError threw while reporting an error of ${req.method} ${req.path}:`, failure);
     }
   };
-  return Object.freeze({ maxBodySize, trustProxy: compileTrustProxy(config.trustProxy), report });
+  const maxBodyDepth = wholeNumberOption('maxBodyDepth', config.maxBodyDepth ?? defaultMaxBodyDepth, 1);
+  const sendTimeout = wholeNumberOption('sendTimeout', config.sendTimeout ?? defaultSendTimeout, 0);
+  return Object.freeze({ maxBodySize, trustProxy: compileTrustProxy(config.trustProxy), report, maxBodyDepth, sendTimeout });
 }
 
 /**
@@ -48,36 +61,61 @@ export function createServer(config: KilnConfig): KilnServer {
     throw new KilnError('KILN007', 'createServer(config) needs { controllers: [...] }');
   }
   const options = requestOptions(config);
-  const built = buildRouteTable(config.controllers, config.middlewares ?? [], config.strictValidation ?? false);
-  const table = config.docs === undefined ? built : withDocsRoutes(built, config.docs);
-  const pipeline = new RequestPipeline(table, config.maxUrlLength ?? defaultMaxUrlLength);
-  const routes = Object.freeze(table.routes.map((route) => route.info));
+  const maxHeadersCount = wholeNumberOption('maxHeadersCount', config.maxHeadersCount ?? defaultMaxHeadersCount, 1);
+  // Services, controllers and class middlewares are created here, once, with their dependencies;
+  // with an async factory, once its value exists (listen() and fetch() wait for it).
+  const container = new Container(config.injections ?? []);
+  let pipeline: RequestPipeline | undefined;
+  let routes: readonly RouteInfo[] = Object.freeze([]);
+  const assemble = (): void => {
+    const built = buildRouteTable(config.controllers, config.middlewares ?? [], config.strictValidation ?? false, container);
+    container.assertResolved();
+    const table = config.docs === undefined ? built : withDocsRoutes(built, config.docs);
+    pipeline = new RequestPipeline(table, config.maxUrlLength ?? defaultMaxUrlLength);
+    routes = Object.freeze(table.routes.map((route) => route.info));
+  };
+  const factories = container.runFactories();
+  if (factories === undefined) assemble();
+  let started = false;
+  const ready = (factories === undefined ? container.init() : factories.then(assemble).then(() => container.init())).then(() => {
+    started = true;
+  });
+  // A failed start is reported by listen() and fetch(), never as an unhandled rejection.
+  ready.catch(() => {});
 
   // hot path: a request from a socket, through the pipeline, written straight to the socket
   const handler = (incoming: IncomingMessage, response: ServerResponse): void => {
+    if (!started) {
+      ready.then(
+        () => handler(incoming, response),
+        () => response.writeHead(503, { 'content-type': 'application/json; charset=utf-8' }).end(errorBody(503, 'The application failed to start')),
+      );
+      return;
+    }
+    const problem = headProblem(incoming, maxHeadersCount);
+    if (problem !== undefined) {
+      // The head cannot be trusted, so neither can the rest of the connection.
+      response.setHeader('connection', 'close');
+      writeJson(response, undefined, problem.status, errorBody(problem.status, problem.message));
+      return;
+    }
     const req = new NodeRequest(incoming, response, options);
     let result: unknown;
     try {
-      result = pipeline.handle(req);
+      result = pipeline!.handle(req);
     } catch (error) {
       writeError(req, error);
       return;
     }
-    if (isPromiseLike(result)) {
-      result.then(
-        (value) => writeValue(req, value),
-        (error) => writeError(req, error),
-      );
-    } else {
-      writeValue(req, result);
-    }
+    writeResult(req, result);
   };
 
   // the same pipeline in process: a web Request in, a web Response out
   const fetch = async (request: Request): Promise<Response> => {
+    if (!started) await ready;
     const req = new FetchRequest(request, options);
     try {
-      return finalWebResponse(req, valueToWebResponse(req, await pipeline.handle(req)));
+      return finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req)));
     } catch (error) {
       return errorToWebResponse(req, error);
     }
@@ -89,9 +127,13 @@ export function createServer(config: KilnConfig): KilnServer {
   return Object.freeze({
     handler,
     fetch,
-    routes,
-    listen(port = 3000, host?: string) {
-      if (server !== undefined) return Promise.reject(new Error('This Kiln server is already listening'));
+    get routes() {
+      return routes;
+    },
+    async listen(port = 3000, host?: string) {
+      if (server !== undefined) throw new Error('This Kiln server is already listening');
+      await ready;
+      if (server !== undefined) throw new Error('This Kiln server is already listening');
       const headersTimeout = config.headersTimeout ?? 10_000;
       const created = http.createServer(
         {
@@ -99,12 +141,16 @@ export function createServer(config: KilnConfig): KilnServer {
           requestTimeout: config.requestTimeout ?? 30_000,
           keepAliveTimeout: config.keepAliveTimeout ?? 5_000,
           maxHeaderSize: config.maxHeaderSize ?? 16 * 1024,
+          // Kiln answers a missing Host itself, with its JSON error body (see headProblem).
+          requireHostHeader: false,
           // Node enforces the two timeouts above only this often (30 s by default).
           connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))),
         },
         handler,
       );
       created.on('clientError', answerClientError);
+      // One line more than the limit is kept, so that headProblem can tell "more" from "exactly".
+      created.maxHeadersCount = maxHeadersCount + 1;
       server = created;
       return new Promise<{ port: number; host: string }>((resolve, reject) => {
         created.once('error', reject);
@@ -116,7 +162,7 @@ export function createServer(config: KilnConfig): KilnServer {
       });
     },
     close() {
-      if (server === undefined) return Promise.resolve();
+      if (server === undefined) return (closing ??= container.close());
       const closingServer = server;
       closing ??= new Promise<void>((resolve) => {
         // Idle keep-alive connections are closed at once and again as in-flight ones finish;
@@ -131,7 +177,7 @@ export function createServer(config: KilnConfig): KilnServer {
           resolve();
         });
         closingServer.closeIdleConnections();
-      });
+      }).then(() => container.close());
       return closing;
     },
   });

@@ -10,6 +10,10 @@ export const kController = Symbol('kiln.controller');
 export const kMethods = Symbol('kiln.methods');
 /** Marks a class-based middleware. */
 export const kMiddleware = Symbol('kiln.middleware');
+/** Marks an `@Injectable()` service. */
+export const kInjectable = Symbol('kiln.injectable');
+/** A class's dependency plan (a function), written by the transformer. */
+export const kDependencies = Symbol('kiln.dependencies');
 
 /** Request internals read by the response writers. */
 export const kStatus = Symbol('kiln.status');
@@ -21,3 +25,7 @@ export const kTarget = Symbol('kiln.target');
 export const kReport = Symbol('kiln.report');
 /** The request's own check of a declared Content-Length against maxBodySize. */
 export const kOversizedBody = Symbol('kiln.oversizedBody');
+/** The serialiser of the value being answered: the route's typed one while the handler's value is sent. */
+export const kSerializer = Symbol('kiln.serializer');
+/** The server's send timeout, read by the streamed-response writer. */
+export const kSendTimeout = Symbol('kiln.sendTimeout');

@@ -3,29 +3,48 @@
 // anything is timed. Each round then takes the scenarios in turn and, within a scenario, visits
 // the servers in a rotated order (so none is always first), warming each up before measuring it:
 // the measurements a ratio compares are taken within about two minutes of each other. Scenario
-// (d) follows each server's (b) directly.
-import { scenarios } from './scenarios.mjs';
+// (d) follows each server's (b) directly. A server runs up to three processes (scenarios.mjs): one
+// that only ever serves route (b), one for everything else, one behind its rate limiter.
+import { processOf, scenarios } from './scenarios.mjs';
 import { servers } from './servers.mjs';
 import { startServer } from './server-process.mjs';
 import { checkServer } from './check-server.mjs';
 import { load, loadGeneratorName } from './load-generator.mjs';
 import { cpuSeconds } from './process-cpu.mjs';
 
-const firstPort = 3410;
+import { createServer } from 'node:net';
+
+// A port the system just handed out and released: other benchmarks on a shared machine use fixed ports.
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The first GET a process is measured on: what start-up polls until the server is up. */
+function probeOf(chosen) {
+  const get = chosen.find((scenario) => scenario.request?.method === 'GET');
+  return get?.request ?? { path: '/hello', headers: {} };
+}
 
 async function startAll(chosenServers, chosenScenarios, log) {
   const running = [];
   const unavailable = {};
-  let port = firstPort;
   for (const server of chosenServers) {
-    for (const rateLimited of [false, true]) {
+    for (const kind of ['fresh', 'main', 'rate-limited']) {
+      const rateLimited = kind === 'rate-limited';
       if (rateLimited && server.rateLimiter === null) continue;
-      const chosen = chosenScenarios.filter((scenario) => Boolean(scenario.rateLimited) === rateLimited);
+      const chosen = chosenScenarios.filter((scenario) => processOf(scenario) === kind && (server.scenarios === undefined || server.scenarios.includes(scenario.id)));
       if (chosen.length === 0) continue;
-      const serverPort = port++;
+      const serverPort = await freePort();
       try {
-        const process = await startServer(server, serverPort, { rateLimited });
-        running.push({ server, rateLimited, port: serverPort, process, scenarios: chosen });
+        const process = await startServer(server, serverPort, { rateLimited, probe: probeOf(chosen) });
+        running.push({ server, kind, port: serverPort, process, scenarios: chosen });
       } catch (error) {
         if (!rateLimited) throw error;
         unavailable[server.name] = String(error.message).split('\n')[0];
@@ -47,9 +66,10 @@ export async function runHttp({ rounds = 3, seconds = 5, warmupSeconds = 2, log 
     for (const instance of running) await checkServer(instance.server, instance.port, instance.scenarios);
     log(`http: answers of ${running.length} server processes checked`);
     const measure = async (instance, scenario, round) => {
-      await load(instance.port, scenario.request, warmupSeconds);
+      await load(instance.port, scenario, warmupSeconds);
+      if (instance.process.exited()) throw new Error(`${instance.server.name} (${instance.kind} process) exited under ${scenario.title}:\n${instance.process.stderr()}`);
       const cpuBefore = cpuSeconds(instance.process.pid);
-      const result = await load(instance.port, scenario.request, seconds);
+      const result = await load(instance.port, scenario, seconds);
       const cpuUsPerRequest = ((cpuSeconds(instance.process.pid) - cpuBefore) * 1e6) / result.requests;
       if (result.errors > 0) throw new Error(`${instance.server.name} ${scenario.title}: ${result.errors} bad answers under load`);
       measurements.push({ round, server: instance.server.name, scenario: scenario.id, ...result, cpuUsPerRequest });

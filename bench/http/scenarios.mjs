@@ -1,7 +1,13 @@
-// The four HTTP scenarios: what is sent, and what every server must answer before it is timed.
+// The HTTP scenarios: what is sent, what every server must answer before it is timed, and which
+// of a server's processes serves it. Each server runs three processes: 'fresh' serves route (b)
+// only, as a process serving one route; 'main' serves everything else, in this order each round
+// — (a), (c), (e), the mixed traffic (m), then route (b) again ('b2'): (b) in a process that has
+// served every other route first; 'rate-limited' serves (d).
+import { mixedRequests } from './mixed-traffic.mjs';
 
 const userPath = '/users/42?active=true&tags=a&tags=b';
 const newUser = { name: 'Ada', email: 'ada@example.com', age: 36 };
+const bExpected = { id: 42, active: true, tags: ['a', 'b'], requestId: 'abc' };
 
 export const scenarios = [
   {
@@ -13,8 +19,20 @@ export const scenarios = [
   {
     id: 'b',
     title: '(b) GET /users/:id, typed params + query array + header',
+    process: 'fresh',
     request: { method: 'GET', path: userPath, headers: { 'x-request-id': 'abc' } },
-    expected: { id: 42, active: true, tags: ['a', 'b'], requestId: 'abc' },
+    expected: bExpected,
+  },
+  {
+    id: 'd',
+    title: '(d) route (b) behind a global rate limiter',
+    process: 'rate-limited',
+    rateLimited: true,
+    // Measured right after the same server's (b) in each round, so the (d)/(b) ratio compares
+    // measurements seconds apart.
+    after: 'b',
+    request: { method: 'GET', path: userPath, headers: { 'x-request-id': 'abc' } },
+    expected: bExpected,
   },
   {
     id: 'c',
@@ -25,13 +43,26 @@ export const scenarios = [
     invalid: { method: 'POST', path: '/users', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...newUser, age: -1 }) },
   },
   {
-    id: 'd',
-    title: '(d) route (b) behind a global rate limiter',
-    rateLimited: true,
-    // Measured right after the same server's (b) in each round, so the (d)/(b) ratio compares
-    // measurements seconds apart.
-    after: 'b',
+    id: 'e',
+    title: '(e) GET /users, a list of 100 typed users',
+    request: { method: 'GET', path: '/users', headers: {} },
+    // Checked against the list itself (user-list.ts), loaded by the check.
+    expectedList: true,
+  },
+  {
+    id: 'm',
+    title: `(m) mixed traffic: ${mixedRequests.length} routes in rotation, one process`,
+    mixed: mixedRequests,
+  },
+  {
+    id: 'b2',
+    title: '(b) again, in the process that has served (a), (c), (e) and (m)',
     request: { method: 'GET', path: userPath, headers: { 'x-request-id': 'abc' } },
-    expected: { id: 42, active: true, tags: ['a', 'b'], requestId: 'abc' },
+    expected: bExpected,
   },
 ];
+
+/** The process of a server that serves a scenario. */
+export function processOf(scenario) {
+  return scenario.process ?? 'main';
+}

@@ -5,9 +5,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export const serverCore = 0;
 export const loadCore = 1;
 
-async function answers(url) {
+async function answers(url, headers) {
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+    const response = await fetch(url, { headers, signal: AbortSignal.timeout(1000) });
     await response.arrayBuffer();
     return response.status === 200;
   } catch {
@@ -15,18 +15,24 @@ async function answers(url) {
   }
 }
 
-/** Spawns `node [nodeArgs] <script> <port> [--rate-limit]` under `taskset -c <serverCore>`. */
-export async function startServer(server, port, { rateLimited = false, timeoutMs = 20_000, nodeArgs = [] } = {}) {
+/**
+ * Spawns `node [nodeArgs] <script> <port> [--rate-limit]` under `taskset -c <serverCore>` and polls
+ * `probe` (a GET the process is measured on, so a process that serves one route sees no other).
+ */
+export async function startServer(server, port, { rateLimited = false, timeoutMs = 20_000, nodeArgs = [], probe = { path: '/hello', headers: {} } } = {}) {
   const args = ['-c', String(serverCore), process.execPath, ...nodeArgs, server.script, String(port)];
   if (rateLimited) args.push('--rate-limit');
-  const child = spawn('taskset', args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+  // stdout is kept only when V8 is asked to trace (--trace-deopt writes there); servers print nothing else.
+  const traced = nodeArgs.some((arg) => arg.startsWith('--trace'));
+  const child = spawn('taskset', args, { stdio: ['ignore', traced ? 'pipe' : 'ignore', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
+  if (traced) child.stdout.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const deadline = Date.now() + timeoutMs;
   let exitCode;
-  exited.then((code) => (exitCode = code ?? 'signal'));
-  while (!(await answers(`http://127.0.0.1:${port}/hello`))) {
+  void exited.then((code) => (exitCode = code ?? 'signal'));
+  while (!(await answers(`http://127.0.0.1:${port}${probe.path}`, probe.headers))) {
     if (exitCode !== undefined) throw new Error(`${server.name} exited (${exitCode}) before answering:\n${stderr}`);
     if (Date.now() > deadline) {
       child.kill();
@@ -37,6 +43,7 @@ export async function startServer(server, port, { rateLimited = false, timeoutMs
   return {
     pid: child.pid,
     stderr: () => stderr,
+    exited: () => exitCode !== undefined,
     async stop() {
       if (exitCode === undefined) child.kill('SIGTERM');
       await exited;

@@ -18,7 +18,7 @@ async function serve(listener, req) {
 
 export async function runInProcess({ log = console.log } = {}) {
   const results = {};
-  for (const scenario of scenarios.filter((s) => s.request.method === 'GET')) {
+  for (const scenario of scenarios.filter((s) => ['a', 'b', 'd'].includes(s.id))) {
     const rateLimited = Boolean(scenario.rateLimited);
     const kiln = (await createKilnApp({ rateLimited })).handler;
     const raw = createRawListener({ rateLimited });

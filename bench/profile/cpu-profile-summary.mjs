@@ -3,10 +3,28 @@
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 
-export async function topFunctions(file, count = 25, root = process.cwd()) {
-  const profile = JSON.parse(await readFile(file, 'utf8'));
+/**
+ * Self samples by node id, only those of the last `lastSeconds` of the profile when given (the
+ * measured load, not the warm-up scenarios before it).
+ */
+function countSamples(profile, lastSeconds) {
   const selfSamples = new Map();
-  for (const id of profile.samples) selfSamples.set(id, (selfSamples.get(id) ?? 0) + 1);
+  const times = [];
+  let t = profile.startTime;
+  for (const delta of profile.timeDeltas) times.push((t += delta));
+  const from = lastSeconds === undefined ? -Infinity : profile.endTime - lastSeconds * 1e6;
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    if (times[i] < from) return;
+    selfSamples.set(id, (selfSamples.get(id) ?? 0) + 1);
+    total++;
+  });
+  return { selfSamples, total };
+}
+
+export async function topFunctions(file, count = 25, root = process.cwd(), lastSeconds = undefined) {
+  const profile = JSON.parse(await readFile(file, 'utf8'));
+  const { selfSamples, total } = countSamples(profile, lastSeconds);
   const byFunction = new Map();
   for (const node of profile.nodes) {
     const samples = selfSamples.get(node.id) ?? 0;
@@ -17,7 +35,6 @@ export async function topFunctions(file, count = 25, root = process.cwd()) {
     const key = `${functionName || '(anonymous)'} ${where}`.trim();
     byFunction.set(key, (byFunction.get(key) ?? 0) + samples);
   }
-  const total = profile.samples.length;
   return [...byFunction.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, count)
@@ -25,10 +42,9 @@ export async function topFunctions(file, count = 25, root = process.cwd()) {
 }
 
 /** Self time grouped by where the code lives: the application's packages, Node's internals, native. */
-export async function timeByOrigin(file, root = process.cwd()) {
+export async function timeByOrigin(file, root = process.cwd(), lastSeconds = undefined) {
   const profile = JSON.parse(await readFile(file, 'utf8'));
-  const selfSamples = new Map();
-  for (const id of profile.samples) selfSamples.set(id, (selfSamples.get(id) ?? 0) + 1);
+  const { selfSamples, total } = countSamples(profile, lastSeconds);
   const groups = new Map();
   for (const node of profile.nodes) {
     const samples = selfSamples.get(node.id) ?? 0;
@@ -43,6 +59,5 @@ export async function timeByOrigin(file, root = process.cwd()) {
     } else origin = `${functionName || '(native)'}`;
     groups.set(origin, (groups.get(origin) ?? 0) + samples);
   }
-  const total = profile.samples.length;
   return [...groups.entries()].sort((a, b) => b[1] - a[1]).map(([origin, samples]) => ({ origin, percent: (100 * samples) / total }));
 }

@@ -2,10 +2,13 @@ import type { MethodDeclarations } from '../decorators/method-declaration.js';
 import { noParameters } from '../binding/no-parameters.js';
 import { KilnError } from '../kiln-error.js';
 import type { MiddlewareFunction, MiddlewareLike } from '../middleware.js';
-import { isPromiseLike } from '../pipeline/is-promise-like.js';
+import { isPromiseLike } from '../is-promise-like.js';
 import type { KilnRequest } from '../request/kiln-request.js';
 import { kMethods, kMiddleware } from '../symbols.js';
 import { describe, metadataOf, pluginHint } from './declarations.js';
+import type { Container } from '../injection/container.js';
+
+const noValues: readonly unknown[] = Object.freeze([]);
 
 /** A class, as opposed to a plain function: only a class's source text starts with `class`. */
 function isClass(value: Function): boolean {
@@ -20,9 +23,11 @@ function isClass(value: Function): boolean {
 export class MiddlewareResolver {
   readonly #instances = new Map<Function, MiddlewareFunction>();
   readonly #strict: boolean;
+  readonly #container: Container;
 
-  constructor(strict: boolean) {
+  constructor(strict: boolean, container: Container) {
     this.#strict = strict;
+    this.#container = container;
   }
 
   resolve(middleware: MiddlewareLike, where: string): MiddlewareFunction {
@@ -47,13 +52,14 @@ export class MiddlewareResolver {
     const binder = (metadata[kMethods] as MethodDeclarations | undefined)?.get('use')?.binder;
     // Every compiled `use` carries a binder (noParameters when it binds nothing): no guessing from use.length.
     if (binder === undefined) throw new KilnError('KILN003', `Middleware ${name} has no compiled binder: ${pluginHint}`);
-    const instance = new (middleware as new () => object)();
+    const instance = this.#container.instanceOf(middleware);
     const strict = this.#strict;
+    const injected = this.#container.handlerValues(middleware, 'use') ?? noValues;
     const resolved: MiddlewareFunction =
       binder === noParameters
         ? () => use.call(instance)
         : (req: KilnRequest) => {
-            const args = binder(req, strict);
+            const args = binder(req, strict, injected);
             return isPromiseLike(args) ? args.then((bound) => use.apply(instance, bound as unknown[])) : use.apply(instance, args);
           };
     this.#instances.set(middleware, resolved);

@@ -1,4 +1,6 @@
-import type { Binder } from '../binding/binder.js';
+import type { Binder, RouteBinder } from '../decorators/binder.js';
+import type { Container } from '../injection/container.js';
+import type { Serializer } from '../response/compiled-serializer.js';
 import type { ControllerDeclaration } from '../decorators/controller.js';
 import type { MethodDeclarations } from '../decorators/method-declaration.js';
 import { noParameters } from '../binding/no-parameters.js';
@@ -18,7 +20,10 @@ export interface CompiledRoute {
   readonly name: string;
   readonly instance: object;
   readonly handler: (...args: unknown[]) => unknown;
-  readonly binder: Binder | undefined;
+  /** The compiled binder, with the handler's injected values (resolved once) bound in. */
+  readonly binder: RouteBinder | undefined;
+  /** The typed-response serialiser of the handler's value; undefined sends it with JSON.stringify. */
+  readonly serializer: Serializer | undefined;
   readonly status: number | undefined;
   readonly strict: boolean;
   /** Application, then controller, then route middlewares. */
@@ -32,6 +37,12 @@ export interface RouteTable {
   readonly appChain: readonly MiddlewareFunction[];
 }
 
+/** The binder a route calls per request: the compiled one, given the handler's injected values. */
+function routeBinder(binder: Binder | undefined, injected: readonly unknown[] | undefined): RouteBinder | undefined {
+  if (binder === undefined || injected === undefined) return binder as RouteBinder | undefined;
+  return (req, strict) => binder(req, strict, injected);
+}
+
 /**
  * Reads the decorators' metadata of every controller into compiled routes. Everything that can
  * be wrong with a declaration is found here, at start-up, with a message that says what to change.
@@ -40,8 +51,9 @@ export function buildRouteTable(
   controllers: readonly ControllerClass[],
   appMiddlewares: readonly MiddlewareLike[],
   strict: boolean,
+  container: Container,
 ): RouteTable {
-  const resolver = new MiddlewareResolver(strict);
+  const resolver = new MiddlewareResolver(strict, container);
   const appChain = Object.freeze(appMiddlewares.map((m, i) => resolver.resolve(m, `middlewares[${i}]`)));
   const routes: CompiledRoute[] = [];
   const seen = new Map<string, string>();
@@ -54,7 +66,7 @@ export function buildRouteTable(
       throw new KilnError('KILN001', `${describe(controller)} is listed in controllers but is not decorated with @Controller(basePath)`);
     }
     const controllerChain = declaration.middlewares.map((m, i) => resolver.resolve(m, `@Controller of ${controller.name}, middleware ${i}`));
-    const instance = new (controller as new () => object)();
+    const instance = container.instanceOf(controller);
     const methods: MethodDeclarations = (metadata[kMethods] as MethodDeclarations | undefined) ?? new Map();
 
     for (const [methodName, method] of methods) {
@@ -80,7 +92,8 @@ export function buildRouteTable(
             name,
             instance,
             handler: handler as CompiledRoute['handler'],
-            binder: method.binder === noParameters ? undefined : method.binder,
+            binder: method.binder === noParameters ? undefined : routeBinder(method.binder, container.handlerValues(controller, String(methodName))),
+            serializer: method.serializer,
             status: method.status,
             strict,
             middlewares: Object.freeze([...appChain, ...controllerChain, ...routeChain]),

@@ -1,5 +1,6 @@
 import { kMethods } from '../symbols.js';
-import type { Binder } from '../binding/binder.js';
+import type { Binder } from './binder.js';
+import type { Serializer } from '../response/compiled-serializer.js';
 import type { MiddlewareLike } from '../middleware.js';
 import { KilnError } from '../kiln-error.js';
 
@@ -14,6 +15,8 @@ export interface MethodDeclaration {
   routes: RouteSpec[];
   status?: number;
   binder?: Binder;
+  /** The typed-response serialiser (see compiled-serializer.ts). */
+  serializer?: Serializer;
 }
 
 export type MethodDeclarations = Map<string | symbol, MethodDeclaration>;

@@ -43,7 +43,7 @@ export function withDocsRoutes(table: RouteTable, docs: DocsOptions): RouteTable
     return Object.freeze({
       info: Object.freeze({ method: 'GET', path: answer.path, controller: KilnDocs, handler }),
       name: `KilnDocs ${answer.path}`, instance, handler: () => new Response(answer.body, { headers }),
-      binder: undefined, status: undefined, strict: false, middlewares: table.appChain,
+      binder: undefined, serializer: undefined, status: undefined, strict: false, middlewares: table.appChain,
     });
   });
   return { routes: [...table.routes, ...routes], appChain: table.appChain };

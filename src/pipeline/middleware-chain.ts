@@ -4,12 +4,13 @@ import type { MiddlewareFunction } from '../middleware.js';
 import type { RequestCore } from '../request/kiln-request.js';
 import { errorToWebResponse, valueToWebResponse } from '../response/web-response.js';
 import type { RouteDecision, UnroutedDecision } from '../router/route-decision.js';
-import { kOversizedBody, kStatus } from '../symbols.js';
-import { isPromiseLike } from './is-promise-like.js';
+import { kOversizedBody, kSerializer, kStatus } from '../symbols.js';
+import { isPromiseLike } from '../is-promise-like.js';
 
 // hot path: binder, then handler; stays synchronous unless one of them is async
 function invokeHandler(route: CompiledRoute, req: RequestCore): unknown {
   req[kStatus] = route.status;
+  req[kSerializer] = route.serializer;
   // A body the server will not read is refused here, after the middlewares and before the binder.
   const oversized = req[kOversizedBody]();
   if (oversized !== undefined) throw oversized;
@@ -52,7 +53,11 @@ function downstreamResponse(req: RequestCore, chain: readonly MiddlewareFunction
 function continueAfter(req: RequestCore, chain: readonly MiddlewareFunction[], decision: RouteDecision<CompiledRoute>, index: number, value: unknown): unknown {
   if (value === undefined) return runFrom(req, chain, decision, index + 1);
   // A middleware's own value is a plain 200, whatever status the handler would have had.
-  if (!(value instanceof Response)) req[kStatus] = undefined;
+  if (!(value instanceof Response)) {
+    req[kStatus] = undefined;
+    // not the handler's value: its type says nothing about it
+    req[kSerializer] = undefined;
+  }
   return value;
 }
 

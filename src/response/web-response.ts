@@ -44,14 +44,14 @@ function headersFor(req: RequestCore, contentType: string | undefined): Headers 
 export function valueToWebResponse(req: RequestCore, value: unknown): Response {
   if (value instanceof Response) return withRecordedHeaders(req, value);
   const status = valueStatus(req, value);
-  const body = serialize(value);
+  const body = serialize(req, value);
   if (body === undefined) return new Response(null, { status, headers: headersFor(req, undefined) });
   return new Response(withoutBody(req, status) ? null : body, { status, headers: headersFor(req, jsonContentType) });
 }
 
 export function errorToWebResponse(req: RequestCore, error: unknown): Response {
   const outcome = errorOutcome(error);
-  if (outcome.unexpected) req[kReport](error);
+  if (outcome.unexpected) req[kReport](outcome.reported);
   return new Response(req.method === 'HEAD' ? null : outcome.body, {
     status: outcome.status,
     headers: headersFor(req, jsonContentType),

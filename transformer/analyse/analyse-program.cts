@@ -9,6 +9,9 @@ import { readItems, reconcileItems } from './items-argument.cjs';
 import { lineOf, type Toolkit } from '../toolkit.cjs';
 import { bodyValidationOf, findNonJson, methodTypeOf, parameterTypeQuery, typiaConfigured, typiaEntry } from './body-validation.cjs';
 import { compilerOptionDiagnostics } from './compiler-options.cjs';
+import { recogniseInjection, type RecognisedInjection } from '../find/injection-recognition.cjs';
+import { InjectionAnalyser } from './injection.cjs';
+import type { ClassInjectionModel, DependencyModel } from './model.cjs';
 
 /** The analysis of a whole program: what to generate per file, and what is wrong. */
 export interface ProgramModel {
@@ -30,6 +33,9 @@ interface FileFindings {
   readonly ranges: { start: number; end: number }[];
   readonly references: Set<string>;
   readonly localReferences: Set<string>;
+  readonly injections: ClassInjectionModel[];
+  /** Controllers, class middlewares and services found: their files are compiled by Kiln even with nothing to inject (bundlers leave standard decorators to it). */
+  managedClasses: number;
 }
 
 /** Files the transformer looks at: the program's own TypeScript sources. */
@@ -43,13 +49,16 @@ class Analyser {
   readonly diagnostics: ts.Diagnostic[] = [];
   readonly files = new Map<string, FileModel>();
   readonly #routes = new Map<string, string>();
+  readonly injection: InjectionAnalyser;
 
-  constructor(readonly tk: Toolkit, readonly projectDir: string) {}
+  constructor(readonly tk: Toolkit, readonly projectDir: string) {
+    this.injection = new InjectionAnalyser(tk, (key, node, message) => this.#report(key, node, message));
+  }
 
   file(file: ts.SourceFile): void {
     // Cheap filter: most files of a program hold no decorator at all.
     if (!file.text.includes('@')) return;
-    const found: FileFindings = { file, methods: [], ranges: [], references: new Set(), localReferences: new Set() };
+    const found: FileFindings = { file, methods: [], ranges: [], references: new Set(), localReferences: new Set(), injections: [], managedClasses: 0 };
     const visit = (node: ts.Node): void => {
       if (this.tk.ts.isClassLike(node)) this.#class(node, found);
       this.tk.ts.forEachChild(node, visit);
@@ -61,20 +70,30 @@ class Analyser {
       this.#report('generatedCodeError', file.statements[0] ?? file, `analysing this file failed: ${(error as Error).stack ?? error}`);
       return;
     }
-    if (found.ranges.length === 0 && found.methods.length === 0) return;
+    if (found.ranges.length === 0 && found.methods.length === 0 && found.injections.length === 0 && found.managedClasses === 0) return;
     this.files.set(file.fileName, {
       fileName: file.fileName, displayName: this.#displayName(file.fileName), methods: found.methods, decoratorRanges: found.ranges,
-      references: [...found.references], localReferences: [...found.localReferences],
+      references: [...found.references], localReferences: [...found.localReferences], injections: found.injections,
     });
   }
 
   #class(cls: ts.ClassLikeDeclaration, found: FileFindings): void {
     const { ts: tsi } = this.tk;
     const context = this.#classContext(cls);
+    const managed = context.isController || context.isMiddleware || this.injection.isInjectable(cls);
+    const name = cls.name?.text ?? 'AnonymousClass';
+    if (managed) found.managedClasses++;
+    let constructorParameters: DependencyModel[] = [];
+    const handlers: Record<string, DependencyModel[]> = {};
     for (const member of cls.members) {
       const hasParameters = tsi.isMethodDeclaration(member) || tsi.isConstructorDeclaration(member) || tsi.isSetAccessorDeclaration(member);
       if (!hasParameters) continue;
       const bindings = member.parameters.map((parameter) => this.#bindingsOf(parameter, found));
+      const injections = member.parameters.map((parameter) => this.#injectionsOf(parameter, found));
+      if (tsi.isConstructorDeclaration(member) && managed) {
+        constructorParameters = member.parameters.flatMap((parameter, index) =>
+          this.injection.dependency(cls, parameter, injections[index]!, `${name} constructor parameter '${parameter.name.getText(found.file)}'`) ?? []);
+      }
       const { routes, handWritten, refused } = this.#routesOf(member, cls, context);
       if (refused) continue;
       const isUse = tsi.isMethodDeclaration(member) && context.isMiddleware && member.name.getText(found.file) === 'use';
@@ -83,13 +102,21 @@ class Analyser {
         for (const binding of bindings.flatMap((list) => (list === 'reported' ? [] : list))) {
           this.#report('notARouteOrUse', binding.decorator, `${binding.decorator.getText(found.file)} is on '${where}', which is neither a route (@Get, @Post, ...) nor the use() method of a @Middleware() class`);
         }
+        const injectedHere = tsi.isConstructorDeclaration(member) ? (managed ? [] : injections.flat()) : injections.flat();
+        for (const injection of injectedHere) {
+          this.#report('injectionMisplaced', injection.decorator, `${injection.decorator.getText(found.file)} is on '${where}' of ${name}: Kiln injects into constructors of controllers, class middlewares and @Injectable() services, and into route and use() parameters`);
+        }
         continue;
       }
       if (!tsi.isMethodDeclaration(member) || handWritten) continue;
-      const parameters = member.parameters.map((parameter, index) => this.#parameter(parameter, index, bindings[index]!, routes, found.file));
+      const methodName = member.name.getText(found.file);
+      const injected: DependencyModel[] = [];
+      const parameters = member.parameters.map((parameter, index) =>
+        this.#parameter(parameter, index, bindings[index]!, routes, found.file, injections[index]!, cls, injected));
+      if (injected.length > 0) handlers[methodName] = injected;
       // Without a single binding there is nothing to compile: the runtime's start-up check (KILN003) applies too.
       // A method without parameters is still marked as compiled (`noParameters`), so the runtime can tell it apart.
-      if (parameters.length > 0 && bindings.every((list) => list !== 'reported' && list.length === 0)) continue;
+      if (parameters.length > 0 && bindings.every((list) => list !== 'reported' && list.length === 0) && injections.every((list) => list.length === 0)) continue;
       found.methods.push({
         className: cls.name?.text ?? 'AnonymousClass',
         methodName: member.name.getText(found.file),
@@ -100,6 +127,23 @@ class Analyser {
         nameEnd: member.name.getEnd(),
       });
     }
+    if (constructorParameters.length > 0 || Object.keys(handlers).length > 0) {
+      const key = cls.name?.getEnd() ?? cls.getStart(found.file);
+      found.injections.push({ className: name, classKey: key, line: lineOf(found.file, cls.getStart(found.file)), constructorParameters, handlers });
+    }
+  }
+
+  /** Kiln's `@Inject`/`@Scope` on one parameter, each recorded to be blanked. */
+  #injectionsOf(parameter: ts.ParameterDeclaration, found: FileFindings): RecognisedInjection[] {
+    const injections: RecognisedInjection[] = [];
+    for (const decorator of this.tk.ts.getDecorators(parameter) ?? []) {
+      const injection = recogniseInjection(this.tk, decorator);
+      if (injection === undefined) continue;
+      found.ranges.push({ start: decorator.getStart(found.file), end: decorator.getEnd() });
+      this.#collectReferences(decorator, found);
+      injections.push(injection);
+    }
+    return injections;
   }
 
   /** What the class decorators say: the controller's base path, or that this is a class middleware. */
@@ -162,11 +206,31 @@ class Analyser {
     return { routes, handWritten, refused: false };
   }
 
-  #parameter(parameter: ts.ParameterDeclaration, index: number, bindings: RecognisedBinding[] | 'reported', routes: RouteModel[], file: ts.SourceFile): ParameterModel | undefined {
+  #parameter(
+    parameter: ts.ParameterDeclaration, index: number, bindings: RecognisedBinding[] | 'reported', routes: RouteModel[], file: ts.SourceFile,
+    injections: readonly RecognisedInjection[], cls: ts.ClassLikeDeclaration, injected: DependencyModel[],
+  ): ParameterModel | undefined {
     if (bindings === 'reported') return undefined;
     const parameterName = parameter.name.getText(file);
+    const inject = injections.find((injection) => injection.kind === 'inject');
+    if (inject !== undefined) {
+      if (bindings.length > 0) {
+        this.#report('twoBindings', inject.decorator, `parameter '${parameterName}' is both injected and bound to the request; keep one`);
+        return undefined;
+      }
+      const methodName = tsiName(parameter);
+      const dependency = this.injection.dependency(cls, parameter, injections, `${cls.name?.text ?? 'AnonymousClass'}.${methodName} parameter '${parameterName}'`);
+      if (dependency === undefined) return undefined;
+      injected.push(dependency);
+      const typeText = (parameter.type?.getText(file) ?? '').replace(/\s+/g, ' ');
+      return { index, parameterName, source: 'inject', key: String(injected.length - 1), conversion: { kind: 'raw' }, required: false, typeText };
+    }
+    if (injections.length > 0 && bindings.length === 0) {
+      this.#report('injectionMisplaced', injections[0]!.decorator, `@Scope on parameter '${parameterName}' needs @Inject() beside it`);
+      return undefined;
+    }
     if (bindings.length === 0) {
-      this.#report('unboundParameter', parameter.name, `parameter '${parameterName}' has no binding decorator: add @Param, @Query, @Header, @Body, @Req or a decorator made by routeRequestParamDecorator`);
+      this.#report('unboundParameter', parameter.name, `parameter '${parameterName}' has no binding decorator: add @Param, @Query, @Header, @Body, @Req, @Inject() or a decorator made by routeRequestParamDecorator`);
       return undefined;
     }
     if (bindings.length > 1) {
@@ -206,6 +270,11 @@ class Analyser {
           return undefined;
         }
         return model;
+      }
+      // A string, number, boolean, literal union or enum needs no schema: Kiln checks it itself.
+      const scalar = conversionOfType(this.tk, type, parameter.type);
+      if (scalar.ok && scalar.check === undefined && ['text', 'number', 'boolean', 'enum'].includes(scalar.conversion.kind)) {
+        return { ...model, bodyScalar: scalar.conversion as ParameterModel['bodyScalar'] };
       }
       const answer = bodyValidationOf(this.tk, parameter, type, key);
       if ('problems' in answer) {
@@ -332,6 +401,12 @@ class Analyser {
   }
 }
 
+/** The name of the method a parameter belongs to. */
+function tsiName(parameter: ts.ParameterDeclaration): string {
+  const method = parameter.parent as ts.MethodDeclaration;
+  return method.name.getText();
+}
+
 /** Whether a declaration is visible from the end of its file (imports and top-level declarations). */
 function isModuleScope(tsi: typeof ts, declaration: ts.Node): boolean {
   for (let node = declaration.parent; node !== undefined && !tsi.isSourceFile(node); node = node.parent) {
@@ -340,12 +415,16 @@ function isModuleScope(tsi: typeof ts, declaration: ts.Node): boolean {
   return true;
 }
 
-/** Finds every Kiln-decorated method of the program and analyses its parameters into plain data. */
-export function analyseProgram(tk: Toolkit): ProgramModel {
+/**
+ * Finds every Kiln-decorated method of the program and analyses its parameters into plain data;
+ * with `only`, the methods of those files (KILN105 then compares routes within them only).
+ */
+export function analyseProgram(tk: Toolkit, only?: ReadonlySet<string>): ProgramModel {
   const options = tk.program.getCompilerOptions();
   const configFile = options['configFilePath'];
   const projectDir = (typeof configFile === 'string' ? configFile.replace(/[\\/][^\\/]*$/, '') : tk.program.getCurrentDirectory()).replace(/\\/g, '/');
   const analyser = new Analyser(tk, projectDir);
-  for (const file of ownSourceFiles(tk)) analyser.file(file);
+  for (const file of ownSourceFiles(tk)) if (only === undefined || only.has(file.fileName)) analyser.file(file);
+  analyser.injection.reportCycles();
   return { files: analyser.files, diagnostics: [...compilerOptionDiagnostics(tk), ...analyser.diagnostics] };
 }

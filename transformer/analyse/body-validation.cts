@@ -43,7 +43,8 @@ export function bodyValidationOf(tk: Toolkit, parameter: ts.ParameterDeclaration
 
   if (!typiaConfigured(tk.program.getCompilerOptions())) {
     return problem('typiaNotConfigured', at,
-      `${written} is validated by a typia validator generated at build time, but typia's transformer is not configured: ` +
+      `${written} is validated by a typia validator generated at build time (typia is needed for object and array body types and for typia tags; ` +
+      "a string, number, boolean, literal union or enum needs none), but typia's transformer is not configured: " +
       `add ${typiaEntry} after @kiln/core/transformer's entry in compilerOptions.plugins (and npm install typia), ` +
       'or declare the body unknown to leave it unvalidated');
   }
@@ -91,8 +92,12 @@ function accessPath(field: string): string {
 
 /** The method's type as a module-scope type expression (`Users['create']`), or why there is none. */
 export function methodTypeOf(tk: Toolkit, parameter: ts.ParameterDeclaration): { type: string } | { reason: string } {
+  return ownerTypeOf(tk, parameter.parent);
+}
+
+/** A method's type as a module-scope type expression (`Users['list']`), or why there is none. */
+export function ownerTypeOf(tk: Toolkit, method: ts.Node): { type: string } | { reason: string } {
   const { ts: tsi } = tk;
-  const method = parameter.parent;
   if (!tsi.isMethodDeclaration(method)) return { reason: 'it is not a method parameter' };
   const modifiers = tsi.getCombinedModifierFlags(method);
   if (modifiers & (tsi.ModifierFlags.Private | tsi.ModifierFlags.Protected)) return { reason: 'the method is private or protected' };

@@ -2,7 +2,7 @@
 // `emit` writes code from it, tests assert on it. No TypeScript nodes in here.
 
 /** Where a bound parameter comes from (the `source` of the `ParameterBinding` brand). */
-export type ParameterSource = 'body' | 'param' | 'query' | 'header' | 'request';
+export type ParameterSource = 'body' | 'param' | 'query' | 'header' | 'request' | 'inject';
 
 /** How one item (a scalar, or one element of an array) is converted from text. */
 export type ItemConversion =
@@ -27,7 +27,7 @@ export interface ParameterModel {
   /** The parameter's name in the source (for comments). */
   readonly parameterName: string;
   readonly source: ParameterSource;
-  /** The request key: route parameter, query key, header name (lower case), body field, request property; '' for the whole body / request. */
+  /** The request key: route parameter, query key, header name (lower case), body field, request property; '' for the whole body / request; for `inject`, the position in the handler's injected values. */
   readonly key: string;
   readonly conversion: Conversion;
   /** With strictValidation, an absent value is a 400: the declared type does not admit `undefined`. */
@@ -117,4 +117,28 @@ export interface FileModel {
   readonly references: readonly string[];
   /** Names declared inside functions that the blanked decorators referenced (they cannot be referenced from module scope). */
   readonly localReferences: readonly string[];
+  /** Classes whose constructor or handlers take injected values. */
+  readonly injections: readonly ClassInjectionModel[];
+}
+
+/** One injected value, as the runtime resolves it: a token expression written into the build and a scope. */
+export interface DependencyModel {
+  /** A module-scope expression: the class (`UserService`) or the `@Inject(token)` argument as written. */
+  readonly expression: string;
+  readonly scope: 'shared' | 'local' | 'deep-local';
+  /** `UsersController constructor parameter 'users'`: named in start-up errors. */
+  readonly site: string;
+  /** A constructor parameter with a default value and no `@Inject`: nothing is injected, so its default applies. */
+  readonly useDefault?: true;
+}
+
+/** What one controller, class middleware or service needs injected (transformer/analyse/injection.cts). */
+export interface ClassInjectionModel {
+  readonly className: string;
+  /** `name.end` of the class (or its start when anonymous): identifies the class again at emit time. */
+  readonly classKey: number;
+  readonly line: number;
+  readonly constructorParameters: readonly DependencyModel[];
+  /** Per handler name: its `@Inject()` parameters, in binder order. */
+  readonly handlers: Readonly<Record<string, readonly DependencyModel[]>>;
 }

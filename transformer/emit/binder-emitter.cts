@@ -1,6 +1,7 @@
 import type { Conversion, FileModel, ItemConversion, MethodModel, ParameterCheck, ParameterModel } from '../analyse/model.cjs';
 import { BodyValidators } from './validator-emitter.cjs';
 import { binderPrefix, helpersNamespace as helpers, noParametersBinder, valueListName } from './generated-names.cjs';
+import { emitDependencyLists } from './injection-emitter.cjs';
 
 export { helpers };
 
@@ -37,6 +38,7 @@ function readExpression(parameter: ParameterModel): string {
     case 'header': return `req.headers.get(${key})`;
     case 'body': return parameter.key === '' ? 'body' : `${helpers}.bodyField(body, ${key})`;
     case 'request': return parameter.key === '' ? 'req' : `req[${key}]`;
+    case 'inject': return `injected[${parameter.key}]`;
   }
 }
 
@@ -59,6 +61,7 @@ function convertExpression(parameter: ParameterModel, conversion: Conversion, va
   if (parameter.required) {
     read = parameter.source === 'body' && parameter.key === '' ? `${helpers}.requiredBody(body, strict)` : `${helpers}.required(${read}, ${key}, strict)`;
   }
+  if (parameter.bodyScalar !== undefined) return bodyScalarExpression(parameter.bodyScalar, read, key, values);
   if (parameter.check !== undefined) return checkedExpression(parameter, parameter.check, conversion, read, key, validators.nameOf(parameter.check.typeQuery, parameter.check.site));
   switch (conversion.kind) {
     case 'raw': return parameter.source === 'header' ? `${helpers}.toText(${read})` : read;
@@ -88,12 +91,24 @@ function checkedExpression(parameter: ParameterModel, check: ParameterCheck, con
   return `${helpers}.toTaggedArray(${listExpression(parameter, read)}, ${key}, strict, ${parse}, ${validator})`;
 }
 
+/** A scalar `@Body` field checked by Kiln's own rules (src/binding/body-scalar.ts); `''` names the whole body. */
+function bodyScalarExpression(item: ItemConversion, read: string, key: string, values: ValueLists): string {
+  switch (item.kind) {
+    case 'number': return `${helpers}.bodyNumber(req, ${read}, ${key}, strict)`;
+    case 'boolean': return `${helpers}.bodyBoolean(req, ${read}, ${key}, strict)`;
+    case 'enum': return `${helpers}.bodyEnum(req, ${read}, ${key}, strict, ${values.nameOf(item.values)})`;
+    default: return `${helpers}.bodyText(req, ${read}, ${key}, strict)`;
+  }
+}
+
 function listExpression(parameter: ParameterModel, read: string): string {
   return parameter.source === 'header' ? `${helpers}.splitHeader(${read})` : `${helpers}.listOf(${read})`;
 }
 
 function describeParameter(parameter: ParameterModel): string {
-  const from = parameter.source === 'request' ? (parameter.key === '' ? '@Req()' : `request.${parameter.key}`) : `${parameter.source}${parameter.key === '' ? '' : ` '${parameter.key}'`}`;
+  const from = parameter.source === 'request' ? (parameter.key === '' ? '@Req()' : `request.${parameter.key}`)
+    : parameter.source === 'inject' ? 'injected at start-up'
+    : `${parameter.source}${parameter.key === '' ? '' : ` '${parameter.key}'`}`;
   return `${parameter.parameterName}: ${parameter.typeText} ← ${from}`.replace(/\*\//g, '* /');
 }
 
@@ -108,13 +123,15 @@ function binderName(method: MethodModel, taken: Set<string>): string {
 /** The source of one binder: one straight-line function per route handler or middleware `use`. */
 function binderSource(method: MethodModel, name: string, file: FileModel, values: ValueLists, validators: BodyValidators): string {
   const readsBody = method.parameters.some((p) => p?.source === 'body');
+  // Injected values are resolved once at start-up; the runtime passes the same array on every request.
+  const injected = method.parameters.some((p) => p?.source === 'inject') ? ', injected: readonly unknown[]' : '';
   const title = method.kind === 'route'
     ? `${method.routes.map((r) => `${r.method} ${r.path ?? '(path known at run time)'}`).join(', ')} → ${method.className}.${method.methodName}`
     : `middleware ${method.className}.use`;
   const lines = [`/** ${title} (${file.displayName}:${method.line}) */`];
   lines.push(readsBody
-    ? `async function ${name}(req: ${helpers}.KilnRequest, strict: boolean): Promise<unknown[]> {`
-    : `function ${name}(req: ${helpers}.KilnRequest, strict: boolean): unknown[] {`);
+    ? `async function ${name}(req: ${helpers}.KilnRequest, strict: boolean${injected}): Promise<unknown[]> {`
+    : `function ${name}(req: ${helpers}.KilnRequest, strict: boolean${injected}): unknown[] {`);
   if (readsBody) lines.push(`  const body = await ${helpers}.readBody(req, strict);`);
   lines.push(...validators.open(method));
   for (const parameter of method.parameters) {
@@ -132,6 +149,8 @@ export interface GeneratedCode {
   readonly binders: ReadonlyMap<number, string>;
   /** The declared type (original positions) each typia validator was written for, by validator name. */
   readonly validatorSites: ReadonlyMap<string, { readonly start: number; readonly end: number }>;
+  /** Dependency-list function name by the class's `classKey`. */
+  readonly dependencyLists: ReadonlyMap<number, string>;
 }
 
 /**
@@ -154,8 +173,10 @@ export function emitFileCode(file: FileModel, bindingModule: string, commonJs: b
     binders.set(method.nameEnd, name);
     functions.push(binderSource(method, name, file, values, validators));
   }
+  const dependencies = emitDependencyLists(file.injections, helpers, file.displayName, taken);
+  functions.push(...dependencies.functions);
   const importLine = commonJs ? `import ${helpers} = require(${quote(bindingModule)});` : `import * as ${helpers} from ${quote(bindingModule)};`;
-  const kept = [helpers, ...file.references, ...[...binders.values()].filter((name) => name !== noParametersBinder)];
+  const kept = [helpers, ...file.references, ...[...binders.values()].filter((name) => name !== noParametersBinder), ...dependencies.names.values()];
   const text = [
     '',
     '// ---- generated by @kiln/core/transformer: parameter binders (README: What the transformer writes) ----',
@@ -166,5 +187,5 @@ export function emitFileCode(file: FileModel, bindingModule: string, commonJs: b
     `void [${kept.join(', ')}];`,
     '',
   ].join('\n');
-  return { text, binders, validatorSites: validators.sites() };
+  return { text, binders, validatorSites: validators.sites(), dependencyLists: dependencies.names };
 }

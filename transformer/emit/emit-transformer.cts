@@ -11,6 +11,10 @@ export interface EmitPlan {
   readonly localReferences: ReadonlySet<string>;
   /** The declared type (original positions) each typia validator was written for (see validator-diagnostics). */
   readonly validatorSites?: ReadonlyMap<string, { readonly start: number; readonly end: number }>;
+  /** Dependency-list function name by the class's name end offset (its start when anonymous). */
+  readonly dependencyLists?: ReadonlyMap<number, string>;
+  /** Typed-response serialiser constant name by the method's name end offset (see serializer-emitter). */
+  readonly serializers?: ReadonlyMap<number, string>;
 }
 
 /**
@@ -28,18 +32,27 @@ export function emitTransformer(tsi: typeof ts, plans: ReadonlyMap<string, EmitP
     const { factory } = context;
 
     const visitor = (node: ts.Node): ts.Node => {
+      if (tsi.isClassDeclaration(node) && plan.dependencyLists !== undefined) {
+        const list = plan.dependencyLists.get(node.name?.getEnd() ?? node.getStart());
+        if (list !== undefined) return withInjectionPlan(tsi, factory, tsi.visitEachChild(node, visitor, context), list);
+      }
       if (tsi.isMethodDeclaration(node)) {
         const binder = plan.binders.get(node.name.getEnd());
-        if (binder === undefined) return node;
-        const decorator = factory.createDecorator(
+        const serializer = plan.serializers?.get(node.name.getEnd());
+        if (binder === undefined && serializer === undefined) return node;
+        const call = (helper: string, name: string) => factory.createDecorator(
           factory.createCallExpression(
-            factory.createPropertyAccessExpression(factory.createIdentifier(helpers), 'compiledBinder'),
+            factory.createPropertyAccessExpression(factory.createIdentifier(helpers), helper),
             undefined,
-            [binderReference(factory, binder)],
+            [binderReference(factory, name)],
           ),
         );
+        const added = [
+          ...(binder === undefined ? [] : [call('compiledBinder', binder)]),
+          ...(serializer === undefined ? [] : [call('compiledSerializer', serializer)]),
+        ];
         return factory.updateMethodDeclaration(
-          node, [decorator, ...(node.modifiers ?? [])], node.asteriskToken, node.name,
+          node, [...added, ...(node.modifiers ?? [])], node.asteriskToken, node.name,
           node.questionToken, node.typeParameters, node.parameters, node.type, node.body,
         );
       }
@@ -66,6 +79,20 @@ export function emitTransformer(tsi: typeof ts, plans: ReadonlyMap<string, EmitP
     while (insertAt < rest.length && isPreamble(tsi, rest[insertAt]!)) insertAt++;
     return factory.updateSourceFile(file, [...rest.slice(0, insertAt), ...top, ...rest.slice(insertAt)]);
   };
+}
+
+/**
+ * `@kiln$b.injectionPlan(kiln$deps_Class)` on a class, placed among its own decorators (before
+ * the first one, or before `export` when it has none) so the decorator list stays valid.
+ */
+function withInjectionPlan(tsi: typeof ts, factory: ts.NodeFactory, node: ts.ClassDeclaration, list: string): ts.ClassDeclaration {
+  const decorator = factory.createDecorator(
+    factory.createCallExpression(factory.createPropertyAccessExpression(factory.createIdentifier(helpers), 'injectionPlan'), undefined, [factory.createIdentifier(list)]),
+  );
+  const modifiers = [...(node.modifiers ?? [])];
+  const firstDecorator = modifiers.findIndex((modifier) => tsi.isDecorator(modifier));
+  modifiers.splice(firstDecorator === -1 ? 0 : firstDecorator, 0, decorator);
+  return factory.updateClassDeclaration(node, modifiers, node.name, node.typeParameters, node.heritageClauses, node.members);
 }
 
 /** A prologue directive (`'use strict'`) or an import: what stays above the generated preamble. */

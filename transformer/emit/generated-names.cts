@@ -21,5 +21,12 @@ export function validatorName(index: number): string {
   return `kiln$validate_${index}`;
 }
 
+/** The prefix of every dependency-list function: `kiln$deps_<Class>`. */
+export const dependenciesPrefix = 'kiln$deps_';
 /** The binder of a method without parameters: a runtime helper, so every compiled method is marked. */
 export const noParametersBinder = `${helpersNamespace}.noParameters`;
+
+/** The module constant holding the n-th typia response serialiser of a file. */
+export function serializerName(index: number): string {
+  return `kiln$serialize_${index}`;
+}

@@ -9,6 +9,9 @@ import { rewriteSource } from '../emit/source-rewriter.cjs';
 import type { Toolkit } from '../toolkit.cjs';
 import { generateOpenApi } from '../openapi/openapi-generation.cjs';
 import type { OpenApiOptions } from '../openapi/openapi-types.cjs';
+import { analyseResponses, type TypedResponsesOption } from '../analyse/return-type.cjs';
+import { emitSerializers } from '../emit/serializer-emitter.cjs';
+import type { FileModel } from '../analyse/model.cjs';
 
 /** Options of the plugin entry in tsconfig.json. */
 export interface KilnTransformerConfig {
@@ -19,6 +22,13 @@ export interface KilnTransformerConfig {
    * declare the same route. The runtime's start-up checks still apply.
    */
   readonly disable?: readonly string[];
+  /**
+   * Typed responses (README: Typed responses): `true` (the default when typia's transformer is in
+   * `plugins`) sends each route's value through a typia serialiser written for its return type;
+   * `'assert'` also checks the value against the type first (a 500 when it does not match: for
+   * development); `false` keeps `JSON.stringify` for every route.
+   */
+  readonly typedResponses?: TypedResponsesOption;
   /**
    * Writes the OpenAPI 3.1 document of the program's routes at build time, e.g.
    * `{ "output": "openapi.json", "info": { "title": "Bookshop", "version": "1.0.0" } }` (output relative to the tsconfig).
@@ -47,9 +57,17 @@ export interface CompiledProgram {
  * (find + analyse), write each file's binders (emit), rewrite the files that hold Kiln
  * decorators, and build the program the checker and emitter see. Nothing is hooked into it.
  */
-export function compileProgram(tsi: typeof ts, program: ts.Program, host: ts.CompilerHost | undefined, config: KilnTransformerConfig): CompiledProgram {
+export function compileProgram(
+  tsi: typeof ts,
+  program: ts.Program,
+  host: ts.CompilerHost | undefined,
+  config: KilnTransformerConfig,
+  /** Only these files (a rebuild after an edit); default: every file of the program. */
+  only?: ReadonlySet<string>,
+): CompiledProgram {
   const tk: Toolkit = { ts: tsi, program, checker: program.getTypeChecker() };
-  const model = analyseProgram(tk);
+  const model = analyseProgram(tk, only);
+  const responses = analyseResponses(tk, config.typedResponses, only);
   const options = program.getCompilerOptions();
   const bindingModule = config.bindingModule ?? '@kiln/core/binding';
 
@@ -57,18 +75,22 @@ export function compileProgram(tsi: typeof ts, program: ts.Program, host: ts.Com
   const texts = new Map<string, string>();
   const originalTexts = new Map<string, string>();
   const plans = new Map<string, EmitPlan>();
-  for (const [fileName, fileModel] of model.files) {
+  for (const fileName of new Set([...model.files.keys(), ...responses.files.keys()])) {
+    const fileModel = model.files.get(fileName) ?? emptyFileModel(fileName);
     const original = program.getSourceFile(fileName)!;
     const commonJs = original.impliedNodeFormat === undefined
       ? (options.module ?? tsi.ModuleKind.CommonJS) === tsi.ModuleKind.CommonJS
       : original.impliedNodeFormat === tsi.ModuleKind.CommonJS;
     const generated = emitFileCode(fileModel, bindingModule, commonJs);
-    const text = rewriteSource(original.text, fileModel.decoratorRanges, generated.text);
+    const fileResponses = responses.files.get(fileName);
+    const serialized = fileResponses === undefined ? undefined : emitSerializers(fileResponses, responses.factory, generated.validatorSites.size > 0);
+    const text = rewriteSource(original.text, fileModel.decoratorRanges, generated.text + (serialized?.text ?? ''));
     texts.set(fileName, text);
     originalTexts.set(text, original.text);
     plans.set(fileName, {
       generatedStart: original.text.length, binders: generated.binders, localReferences: new Set(fileModel.localReferences),
-      validatorSites: generated.validatorSites,
+      validatorSites: serialized === undefined ? generated.validatorSites : new Map([...generated.validatorSites, ...serialized.sites]),
+      serializers: serialized?.serializers, dependencyLists: generated.dependencyLists,
     });
   }
 
@@ -107,11 +129,12 @@ export function compileProgram(tsi: typeof ts, program: ts.Program, host: ts.Com
   // The OpenAPI document is written from the same analysis (transformer/openapi/), when asked for.
   // It reads return types through the checker of the program that is type-checked next (positions
   // are the same in both), so the inference it needs is done once, not once more for the document.
-  const openApi = config.openapi === undefined ? [] :
+  // A rebuild of some files (`only`) has a partial model: the document is written by full builds.
+  const openApi = config.openapi === undefined || only !== undefined ? [] :
     generateOpenApi({ ts: tsi, program: next, checker: next.getTypeChecker() }, model, config.openapi, projectDirOf(program)).diagnostics;
 
   const disabled = new Set(config.disable ?? []);
-  const kilnErrors = [...model.diagnostics, ...openApi].filter((d) => !disabled.has(kilnCodeOf(d)));
+  const kilnErrors = [...model.diagnostics, ...responses.diagnostics, ...openApi].filter((d) => !disabled.has(kilnCodeOf(d)));
   return { program: next, model, plans, texts, originalTexts, kilnErrors };
 }
 
@@ -149,4 +172,9 @@ export function transformProgram(
 function projectDirOf(program: ts.Program): string {
   const configFile = program.getCompilerOptions()['configFilePath'];
   return typeof configFile === 'string' ? configFile.replace(/[\\/][^\\/]*$/, '') : program.getCurrentDirectory();
+}
+
+/** The model of a file whose only Kiln code is typed responses: no binders, nothing blanked. */
+function emptyFileModel(fileName: string): FileModel {
+  return { fileName, displayName: fileName, methods: [], decoratorRanges: [], references: [], localReferences: [], injections: [] };
 }

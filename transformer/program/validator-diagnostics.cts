@@ -1,8 +1,11 @@
 import type * as ts from 'typescript';
 import type { EmitPlan } from '../emit/emit-transformer.cjs';
 
-/** The generated line of a validator: `const kiln$validate_0 = kiln$typia.createValidateEquals<...>();` */
-const validatorLine = /const (kiln\$validate_\d+) = /;
+/**
+ * The generated line of a validator (`const kiln$validate_0 = kiln$typia.createValidateEquals<...>();`)
+ * or of a typed-response serialiser (`const kiln$serialize_0 = kiln$typia.json.createStringify<...>();`).
+ */
+const validatorLine = /const (kiln\$(?:validate|serialize)_\d+) = /;
 
 /**
  * typia reports a body type it cannot validate (`number & tags.Format<'email'>`) at emit time, on

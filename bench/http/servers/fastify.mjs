@@ -3,12 +3,14 @@
 // at its best); scenario (d) with @fastify/rate-limit.
 // Usage: node fastify.mjs <port> [--rate-limit]
 import Fastify from 'fastify';
+import { userList, userListSchema } from '../../build/kiln/http/user-list.js';
+import { reportCsv } from '../mixed-traffic.mjs';
 
 const port = Number(process.argv[2]);
 const app = Fastify({ logger: false });
-if (process.argv.includes('--rate-limit')) {
-  await app.register(import('@fastify/rate-limit'), { global: true, max: 1_000_000_000, timeWindow: 60_000 });
-}
+const rateLimited = process.argv.includes('--rate-limit');
+// Global for scenario (d); otherwise only the mixed traffic's GET /limited (its route config) is limited.
+await app.register(import('@fastify/rate-limit'), { global: rateLimited, max: 1_000_000_000, timeWindow: 60_000 });
 
 const user = {
   type: 'object',
@@ -58,5 +60,47 @@ app.post('/users', {
   const { name, email, age } = request.body;
   return { id: 1, name, email, age };
 });
+
+
+// (e): the list, written by fast-json-stringify from its response schema.
+app.get('/users', { schema: { response: { 200: userListSchema } } }, async () => userList);
+
+// The mixed traffic's other routes (mixed-traffic.mjs).
+app.get('/items/:id', {
+  schema: {
+    params: { type: 'object', properties: { id: { type: 'number' } }, required: ['id'] },
+    response: { 200: { type: 'object', properties: { id: { type: 'number' } } } },
+  },
+}, async (request) => ({ id: request.params.id }));
+
+app.get('/search', {
+  schema: {
+    querystring: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } }, limit: { type: 'number' } } },
+    response: { 200: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } }, limit: { type: 'number' } } } },
+  },
+}, async (request) => ({ tags: request.query.tags ?? [], limit: request.query.limit }));
+
+app.get('/whoami', {
+  schema: {
+    headers: { type: 'object', properties: { 'x-user': { type: 'string' } } },
+    response: { 200: { type: 'object', properties: { user: { type: 'string' } } } },
+  },
+}, async (request) => ({ user: request.headers['x-user'] }));
+
+app.delete('/users/:id', {
+  schema: { params: { type: 'object', properties: { id: { type: 'number' } }, required: ['id'] } },
+}, async (_request, reply) => {
+  reply.code(204);
+});
+
+app.get('/report.csv', async (_request, reply) => {
+  reply.type('text/csv; charset=utf-8');
+  return reportCsv;
+});
+
+app.get('/limited', {
+  config: { rateLimit: { max: 1_000_000_000, timeWindow: 60_000 } },
+  schema: { response: { 200: { type: 'object', properties: { limited: { type: 'boolean' } } } } },
+}, async () => ({ limited: true }));
 
 await app.listen({ port, host: '127.0.0.1' });

@@ -4,19 +4,20 @@
 import { Hono } from 'hono';
 import { validator } from 'hono/validator';
 import { serve } from '@hono/node-server';
+import { rateLimiter } from 'hono-rate-limiter';
 import { checkNewUser } from '../../build/kiln/http/new-user.js';
+import { userList } from '../../build/kiln/http/user-list.js';
+import { reportCsv } from '../mixed-traffic.mjs';
 
 const port = Number(process.argv[2]);
 const app = new Hono();
-if (process.argv.includes('--rate-limit')) {
-  const { rateLimiter } = await import('hono-rate-limiter');
-  app.use(rateLimiter({
-    windowMs: 60_000,
-    limit: 1_000_000_000,
-    standardHeaders: 'draft-6',
-    keyGenerator: (c) => c.req.header('x-forwarded-for') ?? c.env.incoming.socket.remoteAddress,
-  }));
-}
+const limiter = () => rateLimiter({
+  windowMs: 60_000,
+  limit: 1_000_000_000,
+  standardHeaders: 'draft-6',
+  keyGenerator: (c) => c.req.header('x-forwarded-for') ?? c.env.incoming.socket.remoteAddress,
+});
+if (process.argv.includes('--rate-limit')) app.use(limiter());
 
 app.get('/hello', (c) => c.json({ hello: 'world' }));
 
@@ -38,5 +39,14 @@ app.post('/users', validator('json', (value, c) => {
   const { name, email, age } = c.req.valid('json');
   return c.json({ id: 1, name, email, age });
 });
+
+// (e) and the mixed traffic's other routes (mixed-traffic.mjs).
+app.get('/users', (c) => c.json(userList));
+app.get('/items/:id', (c) => c.json({ id: Number(c.req.param('id')) }));
+app.get('/search', (c) => c.json({ tags: c.req.queries('tags') ?? [], limit: Number(c.req.query('limit')) }));
+app.get('/whoami', (c) => c.json({ user: c.req.header('x-user') }));
+app.delete('/users/:id', (c) => c.body(null, 204));
+app.get('/report.csv', (c) => c.body(reportCsv, 200, { 'content-type': 'text/csv; charset=utf-8' }));
+app.get('/limited', limiter(), (c) => c.json({ limited: true }));
 
 serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });

@@ -3,6 +3,8 @@
 // it on a socket; the in-process benchmark calls it directly.
 import { parse as parseQuery } from 'node:querystring';
 import { checkNewUser } from '../../build/kiln/http/new-user.js';
+import { userList } from '../../build/kiln/http/user-list.js';
+import { reportCsv } from '../mixed-traffic.mjs';
 
 function send(res, status, value) {
   const body = JSON.stringify(value);
@@ -59,19 +61,43 @@ function createUser(req, res) {
   });
 }
 
+// Mixed traffic's other routes (mixed-traffic.mjs).
+function search(res, search) {
+  const query = parseQuery(search);
+  const tags = query.tags;
+  send(res, 200, { tags: tags === undefined ? [] : typeof tags === 'string' ? [tags] : tags, limit: Number(query.limit) });
+}
+
+function report(res) {
+  res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-length': Buffer.byteLength(reportCsv) });
+  res.end(reportCsv);
+}
+
 export function createRawListener({ rateLimited = false } = {}) {
   const limit = rateLimited ? fixedWindowLimiter({ windowMs: 60_000, max: 1_000_000_000 }) : undefined;
+  const routeLimit = fixedWindowLimiter({ windowMs: 60_000, max: 1_000_000_000 });
   return (req, res) => {
     if (limit !== undefined && !limit(req, res)) return;
     const url = req.url;
     const question = url.indexOf('?');
     const path = question === -1 ? url : url.slice(0, question);
-    if (req.method === 'GET' && path === '/hello') {
-      send(res, 200, { hello: 'world' });
-    } else if (req.method === 'GET' && path.startsWith('/users/') && path.indexOf('/', 7) === -1) {
-      getUser(req, res, path.slice(7), question === -1 ? '' : url.slice(question + 1));
-    } else if (req.method === 'POST' && path === '/users') {
+    const method = req.method;
+    if (method === 'GET') {
+      if (path === '/hello') send(res, 200, { hello: 'world' });
+      else if (path === '/users') send(res, 200, userList);
+      else if (path.startsWith('/users/') && path.indexOf('/', 7) === -1) getUser(req, res, path.slice(7), question === -1 ? '' : url.slice(question + 1));
+      else if (path.startsWith('/items/') && path.indexOf('/', 7) === -1) send(res, 200, { id: Number(path.slice(7)) });
+      else if (path === '/search') search(res, question === -1 ? '' : url.slice(question + 1));
+      else if (path === '/whoami') send(res, 200, { user: req.headers['x-user'] });
+      else if (path === '/report.csv') report(res);
+      else if (path === '/limited') {
+        if (routeLimit(req, res)) send(res, 200, { limited: true });
+      } else send(res, 404, { error: 'Not Found' });
+    } else if (method === 'POST' && path === '/users') {
       createUser(req, res);
+    } else if (method === 'DELETE' && path.startsWith('/users/') && path.indexOf('/', 7) === -1) {
+      res.writeHead(204);
+      res.end();
     } else {
       send(res, 404, { error: 'Not Found' });
     }

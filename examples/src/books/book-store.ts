@@ -1,6 +1,11 @@
+import { Injectable } from '@kiln/core';
 import { Genre, type Book, type NewBook } from './book.js';
 
-/** An in-memory catalogue; a real shop would put a database behind the same methods. */
+/**
+ * An in-memory catalogue; a real shop would put a database behind the same methods (and open and
+ * close its pool in `onInit()` / `onClose()`). Injected into BooksController by its declared type.
+ */
+@Injectable()
 export class BookStore {
   #books = new Map<number, Book>();
   #nextId = 1;
@@ -29,5 +34,3 @@ export class BookStore {
     return [...this.#books.values()];
   }
 }
-
-export const store = new BookStore();

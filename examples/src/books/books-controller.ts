@@ -1,11 +1,14 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, HttpError, HttpStatus, Param, Post, Query } from '@kiln/core';
 import { RequireApiKey } from '../middleware/require-api-key.js';
 import { Genre, Stock, type Book, type NewBook, type SortOrder } from './book.js';
-import { store } from './book-store.js';
+import { BookStore } from './book-store.js';
 
 /** The catalogue: search, read, add and remove books. */
 @Controller('/books')
 export class BooksController {
+  // Injected at start-up: @kiln/core/transformer reads the declared type and writes the dependency list.
+  constructor(private readonly store: BookStore) {}
+
   /**
    * Search the catalogue
    *
@@ -26,7 +29,7 @@ export class BooksController {
     @Query('limit') limit = 20,
     @Query('maxPrice') maxPrice?: number,
   ) {
-    const books = store.all()
+    const books = this.store.all()
       .filter((b) => genre === undefined || b.genre === genre)
       .filter((b) => tags.every((t) => b.tags.includes(t)))
       .filter((b) => after === undefined || b.published > after)
@@ -43,7 +46,7 @@ export class BooksController {
    */
   @Get('/by-id')
   byIds(@Query('ids') ids: number[]) {
-    return ids.map((id) => store.get(id) ?? null);
+    return ids.map((id) => this.store.get(id) ?? null);
   }
 
   /**
@@ -80,7 +83,7 @@ export class BooksController {
   @Post('/', RequireApiKey)
   @HttpStatus(HttpCode.CREATED)
   create(@Body() book: NewBook) {
-    return store.add(book);
+    return this.store.add(book);
   }
 
   /**
@@ -91,7 +94,7 @@ export class BooksController {
   @Delete('/:id', RequireApiKey)
   @HttpStatus(HttpCode.NO_CONTENT)
   remove(@Param('id') id: number) {
-    if (!store.remove(id)) throw new HttpError(404, `Book ${id} not found`);
+    if (!this.store.remove(id)) throw new HttpError(404, `Book ${id} not found`);
   }
 
   /**
@@ -112,7 +115,7 @@ export class BooksController {
   }
 
   #find(id: number): Book {
-    const book = store.get(id);
+    const book = this.store.get(id);
     if (book === undefined) throw new HttpError(404, `Book ${id} not found`);
     return book;
   }

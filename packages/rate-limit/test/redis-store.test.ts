@@ -279,7 +279,7 @@ redisTest('two server processes sharing one Redis: the limit holds across both',
     // At once: 100 concurrent requests split over both processes, against a fresh counter.
     await client!.del(`${prefix}cluster:{everyone}`);
     const burst = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => fetch(`${(i % 2 ? a : b).base}/ping`).then(async (r) => ({ status: r.status, pid: r.ok ? ((await r.json()) as { pid: number }).pid : (await r.arrayBuffer(), 0) }))),
+      Array.from({ length: 100 }, (_, i) => fetch(`${(i % 2 ? a : b).base}/ping`).then(async (r) => ({ status: r.status, pid: r.ok ? ((await r.json()) as { pid: number }).pid : await r.arrayBuffer().then(() => 0) }))),
     );
     const passed = burst.filter((r) => r.status === 200);
     const pids = new Set(passed.map((r) => r.pid));

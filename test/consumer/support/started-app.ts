@@ -1,5 +1,7 @@
 // `npm start` of the consumer project, on an ephemeral port of 127.0.0.1 (the README's main.ts
-// reads PORT and HOST), stopped with its whole process group (npm, sh, node).
+// reads PORT and HOST). A bash keeper runs it as a job of its own process group and ends that
+// group (npm, sh, node) when its stdin closes: when stop() closes it, and when this test process
+// dies before that, even killed by the runner's timeout.
 import { spawn } from 'node:child_process';
 import { npmEnvironment } from './run-command.js';
 
@@ -8,15 +10,13 @@ export interface StartedApp {
   stop(): Promise<void>;
 }
 
+const keeper = 'set -m; npm start & read -r _; kill -TERM -- -$! 2>/dev/null; wait';
+
 export function startApp(projectDir: string): Promise<StartedApp> {
-  const child = spawn('npm', ['start'], { cwd: projectDir, detached: true, env: { ...npmEnvironment, PORT: '0', HOST: '127.0.0.1' } });
+  const child = spawn('bash', ['-c', keeper], { cwd: projectDir, env: { ...npmEnvironment, PORT: '0', HOST: '127.0.0.1' } });
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
   const stop = async () => {
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      // already gone
-    }
+    child.stdin.end();
     await exited;
   };
   return new Promise((resolve, reject) => {
@@ -24,7 +24,7 @@ export function startApp(projectDir: string): Promise<StartedApp> {
     const timer = setTimeout(() => {
       void stop();
       reject(new Error(`npm start printed no port:\n${output}`));
-    }, 60_000);
+    }, 120_000);
     const read = (chunk: Buffer) => {
       output += chunk;
       const port = output.match(/Listening on port (\d+)/)?.[1];

@@ -2,7 +2,7 @@
 // route behind a global @kiln/rate-limit. server.ts listens with it; the in-process benchmark
 // drives its `handler` directly.
 import { createServer, type KilnServer, type MiddlewareLike } from '@kiln/core';
-import { HelloController, UsersController } from './users-controller.js';
+import { HelloController, MixedController, UsersController } from './users-controller.js';
 
 export async function createKilnApp({ rateLimited = false } = {}): Promise<KilnServer> {
   const middlewares: MiddlewareLike[] = [];
@@ -12,5 +12,5 @@ export async function createKilnApp({ rateLimited = false } = {}): Promise<KilnS
     middlewares.push(rateLimit({ max: 1_000_000_000, windowMs: 60_000 }));
   }
   // strictValidation: typed APIs run with it (route (c)'s body is validated only then).
-  return createServer({ controllers: [HelloController, UsersController], middlewares, strictValidation: true });
+  return createServer({ controllers: [HelloController, UsersController, MixedController], middlewares, strictValidation: true });
 }

@@ -1,0 +1,24 @@
+import { methodDeclaration } from '../decorators/method-declaration.js';
+
+/**
+ * A typed-response serialiser: the JSON text of a handler's return value, written for its return
+ * type. `@kiln/core/transformer` generates one per route with typia (README: Typed responses); it
+ * writes only the properties the type declares, so a field the type does not name is never sent.
+ */
+export type Serializer = (value: unknown) => string;
+
+/**
+ * The method decorator through which compiled serialisers reach the runtime. `@kiln/core/transformer`
+ * adds it to every route whose return type is serialised from its type; hand-written code may use
+ * it directly.
+ *
+ * @example
+ * ```ts
+ * @Get('/me') @compiledSerializer((user) => JSON.stringify({ id: (user as User).id })) me(): User { ... }
+ * ```
+ */
+export function compiledSerializer(serializer: Serializer) {
+  return function (_method: Function, context: ClassMethodDecoratorContext): void {
+    methodDeclaration(context).serializer = serializer;
+  };
+}

@@ -1,0 +1,116 @@
+// Build-time side of typed responses: fixtures compiled with the real tspc. A bigint in a return
+// type is KILN150 at the handler's name; `typedResponses` without typia in plugins is KILN151;
+// 'assert' checks each value against its type (a 500 when it does not match); `false`, or no typia
+// at all, keeps JSON.stringify for every route.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createServer, type ControllerClass, type KilnRequest } from '@kiln/core';
+import { compileFixture, fixturesDir, parseDiagnostics, root, type Compiled, type Reported } from './support/compile-fixture.js';
+
+const fixtures = join(fixturesDir, 'serializer');
+
+interface Expected { file: string; line: number; code: string }
+
+function markers(project: string): Expected[] {
+  const expected: Expected[] = [];
+  for (const name of readdirSync(project).filter((f) => f.endsWith('.ts')).sort()) {
+    readFileSync(join(project, name), 'utf8').split('\n').forEach((text, i) => {
+      const marker = /\/\/ expect: (\w+)/.exec(text);
+      if (marker !== null) expected.push({ file: name, line: i + 1, code: marker[1]! });
+    });
+  }
+  return expected;
+}
+
+type Build = { compiled: Compiled; reported: Reported[]; expected: Expected[] };
+const builds = new Map<string, Promise<Build>>();
+
+/** Each fixture project is compiled once, by the first test that asks for it. */
+function compile(name: string): Promise<Build> {
+  let build = builds.get(name);
+  if (build === undefined) {
+    const project = join(fixtures, name);
+    build = compileFixture(project, join(root, 'build', 'transformer-fixtures', 'serializer', name)).then((compiled) => ({
+      compiled,
+      reported: parseDiagnostics(compiled.output).map((r) => ({ ...r, file: r.file.split('/').pop()! })),
+      expected: markers(project),
+    }));
+    builds.set(name, build);
+  }
+  return build;
+}
+
+function assertMarkersReported({ compiled, reported, expected }: Build): void {
+  assert.is.not(compiled.exitCode, 0, 'the build fails');
+  assert.ok(expected.length > 0);
+  const missing = expected.filter((e) => !reported.some((r) => r.file === e.file && r.line === e.line && r.code === e.code));
+  assert.equal(missing, [], `reported:\n${compiled.output}`);
+  const unexpected = reported.filter((r) => !expected.some((e) => e.file === r.file && e.line === r.line && e.code === r.code));
+  assert.equal(unexpected, [], compiled.output);
+}
+
+async function itemsApp(name: string): Promise<{ get(path: string): Promise<{ status: number; text: string }>; logged: unknown[] }> {
+  const { compiled } = await compile(name);
+  assert.is(compiled.exitCode, 0, compiled.output);
+  const { Items } = (await import(pathToFileURL(join(compiled.outDir, 'app.js')).href)) as { Items: ControllerClass };
+  const logged: unknown[] = [];
+  const app = createServer({ controllers: [Items], onError: (error: unknown, _req: KilnRequest) => { logged.push(error); } });
+  return {
+    logged,
+    async get(path) {
+      const reply = await app.fetch(new Request(`http://localhost${path}`));
+      return { status: reply.status, text: await reply.text() };
+    },
+  };
+}
+
+test('a bigint anywhere in a return type (declared, inferred, awaited, in a union) is KILN150 at the handler', async () => {
+  assertMarkersReported(await compile('diagnostics'));
+});
+
+test('KILN150 names the path of the bigint and says what to return instead', async () => {
+  const { compiled } = await compile('diagnostics');
+  assert.match(compiled.output, "app.ts(8,3): error TS9150: KILN150: one returns a bigint ('id' in the return type), which JSON cannot carry (JSON.stringify throws on it): return it as a string (value.toString()) or a number, and declare the return type so");
+  assert.match(compiled.output, "KILN150: list returns a bigint ('items[].id' in the return type)");
+  assert.match(compiled.output, 'KILN150: maybe returns a bigint (the return type)');
+});
+
+test('typedResponses without typia in plugins is KILN151, which says what to add', async () => {
+  const build = await compile('no-typia-explicit');
+  assertMarkersReported(build);
+  assert.match(build.compiled.output, 'KILN151: "typedResponses" is set in the @kiln/core/transformer entry, and typed responses are written by typia: add { "transform": "typia/lib/transform" }');
+});
+
+test("typedResponses 'assert': a value that matches its type is filtered and sent; one that does not answers 500 and is reported", async () => {
+  const app = await itemsApp('assert');
+  assert.equal(await app.get('/items'), { status: 200, text: '{"id":1,"name":"ok"}' });
+  const broken = await app.get('/items?broken=true');
+  assert.is(broken.status, 500);
+  assert.equal(JSON.parse(broken.text), { error: 'Internal Server Error', message: 'Internal Server Error' });
+  assert.is(app.logged.length, 1);
+  assert.match(String((app.logged[0] as Error).message), 'name');
+});
+
+test('typedResponses false: every value is sent whole with JSON.stringify, typia configured or not', async () => {
+  for (const name of ['off', 'no-typia']) {
+    const app = await itemsApp(name);
+    assert.equal(await app.get('/items'), { status: 200, text: '{"id":1,"name":"ok","secret":"s"}' }, name);
+    const js = readFileSync(join((await compile(name)).compiled.outDir, 'app.js'), 'utf8');
+    assert.not.match(js, 'kiln$serialize', name);
+  }
+});
+
+test('the generated serialiser is typia code imported from typia/lib/internal, never typia whole', async () => {
+  const { compiled } = await compile('assert');
+  const js = readFileSync(join(compiled.outDir, 'app.js'), 'utf8');
+  assert.match(js, /const kiln\$serialize_0 = /);
+  assert.match(js, 'kiln$b.compiledSerializer(kiln$serialize_0)');
+  assert.match(js, 'from "typia/lib/internal/');
+  assert.not.match(js, /kiln\$typia\.json\.\w+\(/, 'the call was replaced by typia');
+  assert.not.match(js, /from ['"]typia['"]/);
+});
+
+test.run();
