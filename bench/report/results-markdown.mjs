@@ -186,7 +186,7 @@ function buildSection(build) {
 
 function esbuildRows(esbuild) {
   return [
-    'The same project bundled by esbuild with `@kiln/core/esbuild` (one ES module, Kiln's runtime inlined):',
+    "The same project bundled by esbuild with `@kiln/core/esbuild` (one ES module, Kiln's runtime inlined):",
     '',
     '| build | ms |',
     '|---|---:|',

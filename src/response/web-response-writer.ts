@@ -6,6 +6,7 @@ import { isSendableStatus } from './header-rules.js';
 import { decodedByFetch, sendableHeaders } from './response-framing.js';
 import { withRecordedHeaders } from './web-response.js';
 import { answerWriteFailure } from './write-failure.js';
+import { responseSource } from './response-source.js';
 
 type Chunk = { done: true; value?: undefined } | { done: false; value: unknown };
 const notYet = Symbol('not yet');
@@ -56,6 +57,7 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
   let status: number;
   let headers: string[];
   let body: ReadableStream<unknown> | null;
+  let source: string | Uint8Array | undefined;
   try {
     // Asked of the handler's own Response: adding recorded headers may re-wrap a fetched one.
     const decoded = decodedByFetch(response);
@@ -65,12 +67,19 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
     body = merged.body;
     if (merged.bodyUsed || body?.locked) throw new KilnError('KILN043', 'A returned Response has a body that is locked or already read: return a new Response, or response.clone() before reading it');
     headers = sendableHeaders(merged, decoded);
+    source = responseSource(merged);
     if (req[kCloseConnection]) headers.push('connection', 'close');
   } catch (error) {
     answerWriteFailure(req, error);
     return;
   }
 
+  // hot path: a Response built from a string or bytes is sent in one end(), its stream never read
+  if (source !== undefined && status !== 204 && status !== 304) {
+    headers.push('content-length', String(Buffer.byteLength(source)));
+    if (writeHead(req, status, headers)) res.end(req.method === 'HEAD' ? undefined : source);
+    return;
+  }
   if (body === null || req.method === 'HEAD' || status === 204 || status === 304) {
     if (body !== null) body.cancel().catch(() => {});
     if (writeHead(req, status, headers)) res.end();
