@@ -103,6 +103,8 @@ for (const part of parts) {
   } else if (part === 'build') {
     const { runBuildOverhead } = await import('./build-overhead/build-overhead.bench.mjs');
     await timed('build', () => runBuildOverhead({ runs: quick ? 2 : 5, transformer }));
+    const { runOpenApiOverhead } = await import('./build-overhead/openapi-overhead.bench.mjs');
+    await timed('build-openapi', () => runOpenApiOverhead({ runs: quick ? 2 : 5 }));
   }
 }
 
@@ -123,6 +125,7 @@ const results = {
   coldStart: await readRaw('cold-start'),
   injectionStart: await readRaw('injection-start'),
   build: await readRaw('build'),
+  buildOpenApi: await readRaw('build-openapi'),
 };
 const { resultsMarkdown } = await import('./report/results-markdown.mjs');
 const { chartPanels } = await import('./report/chart-panels.mjs');

@@ -33,3 +33,7 @@ export { Injectable, Inject, Scope, type InjectionBinding, type InjectableDecora
 export { Scopes, type Scope as InjectionScope } from './injection/scopes.js';
 export { InjectionToken } from './injection/injection-token.js';
 export type { Injection } from './injection/container.js';
+
+// OpenAPI documents
+export type { DocsOptions } from './docs/docs-options.js';
+export { describeMiddleware, openApiDescription, type MiddlewareOpenApi } from './docs/middleware-description.js';

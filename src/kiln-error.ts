@@ -23,6 +23,11 @@ export const runtimeErrorCodes = {
   KILN043: 'a returned Response has a body that is locked or already read: the request answered 500',
   KILN044: 'a thrown value could not be inspected (a Proxy whose traps throw): the request answered 500',
   KILN070: 'the `trustProxy` setting is not a boolean, a hop count or a list of addresses/CIDR ranges',
+  KILN030: 'the `docs` option of createServer is invalid (not an object, a path that does not start with `/`)',
+  KILN031: '`docs.document` cannot be read, or is not an OpenAPI 3.1 document',
+  KILN032: 'the OpenAPI document does not describe a route of the server: it was written by an older build',
+  KILN033: '`docs.ui` is set but the `swagger-ui-dist` package, which serves the docs page, is not installed',
+  KILN034: 'a `docs` path (`docs.openapi`, `docs.ui` or a page asset) is already a route of the app',
 } as const;
 
 export type RuntimeErrorCode = keyof typeof runtimeErrorCodes;

@@ -4,6 +4,7 @@ import type { MiddlewareLike } from './middleware.js';
 import type { KilnRequest } from './request/kiln-request.js';
 import type { TrustProxy } from './request/client-address.js';
 import type { ControllerClass, RouteInfo } from './router/route-info.js';
+import type { DocsOptions } from './docs/docs-options.js';
 
 /** What `createServer` takes. Every key but `controllers` has a default. */
 export interface KilnConfig {
@@ -42,6 +43,8 @@ export interface KilnConfig {
    * `{ token, factory }` (sync or async, called once at start-up). See "Dependency injection".
    */
   injections?: Injection[];
+  /** Serve the OpenAPI document the build wrote, and a docs page (README: OpenAPI). Off by default. */
+  docs?: DocsOptions;
 }
 
 /** What `createServer` returns. */

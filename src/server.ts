@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildRouteTable } from './app/route-table.js';
+import { withDocsRoutes } from './docs/docs-routes.js';
 import { KilnError } from './kiln-error.js';
 import { RequestPipeline } from './pipeline/request-pipeline.js';
 import { FetchRequest } from './request/fetch-request.js';
@@ -67,8 +68,9 @@ export function createServer(config: KilnConfig): KilnServer {
   let pipeline: RequestPipeline | undefined;
   let routes: readonly RouteInfo[] = Object.freeze([]);
   const assemble = (): void => {
-    const table = buildRouteTable(config.controllers, config.middlewares ?? [], config.strictValidation ?? false, container);
+    const built = buildRouteTable(config.controllers, config.middlewares ?? [], config.strictValidation ?? false, container);
     container.assertResolved();
+    const table = config.docs === undefined ? built : withDocsRoutes(built, config.docs);
     pipeline = new RequestPipeline(table, config.maxUrlLength ?? defaultMaxUrlLength);
     routes = Object.freeze(table.routes.map((route) => route.info));
   };

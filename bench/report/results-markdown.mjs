@@ -199,6 +199,22 @@ function esbuildRows(esbuild) {
   ];
 }
 
+function openApiBuildSection(build) {
+  return [
+    '## Build overhead of the OpenAPI document',
+    '',
+    `\`tspc -p\` on the same generated project of ${build.routeCount} routes with @kiln/core/transformer, without and with its \`openapi\` option (the build also writes a document of ${build.operations} operations), median of ${build.runs} interleaved runs.` + loadLine(build),
+    '',
+    '| build | seconds (wall) | CPU seconds (user + system) |',
+    '|---|---:|---:|',
+    `| tspc with @kiln/core/transformer | ${fixed(build.plainMs / 1000, 2)} | ${fixed((build.plainCpuMs ?? NaN) / 1000, 2)} |`,
+    `| the same with \`openapi\` | ${fixed(build.openApiMs / 1000, 2)} | ${fixed((build.openApiCpuMs ?? NaN) / 1000, 2)} |`,
+    '',
+    `Overhead of the document: **${fixed((build.ratio - 1) * 100, 1)}%** by wall clock, **${fixed(((build.cpuRatio ?? NaN) - 1) * 100, 1)}%** by CPU time (target ≤ 15%).`,
+    '',
+  ];
+}
+
 export function resultsMarkdown(results) {
   const machine = results.machine;
   const lines = [
@@ -225,6 +241,7 @@ export function resultsMarkdown(results) {
   if (results.coldStart) lines.push(...coldStartSection(results.coldStart));
   lines.push(...injectionStartMarkdown(results.injectionStart));
   lines.push(...buildSection(results.build ?? { pending: 'not run' }));
+  if (results.buildOpenApi) lines.push(...openApiBuildSection(results.buildOpenApi));
   lines.push('Rerun: `npm run bench` (all parts) or `npm run bench -- binding|in-process|http|cold-start|build` (one part; the others keep their last results); `npm run bench -- report` rewrites this file from the last results.', '');
   return lines.join('\n');
 }

@@ -11,5 +11,11 @@ const timing: MiddlewareFunction = async (_req, next) => {
 };
 
 export function createApp(): KilnServer {
-  return createServer({ controllers: [BooksController, MetaController], middlewares: [timing], strictValidation: true });
+  return createServer({
+    controllers: [BooksController, MetaController],
+    middlewares: [timing],
+    strictValidation: true,
+    // The OpenAPI document the build wrote (tsconfig.json: "openapi"), served with a docs page.
+    docs: { document: new URL('../openapi.json', import.meta.url), openapi: '/openapi.json', ui: '/docs' },
+  });
 }

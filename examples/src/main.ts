@@ -9,5 +9,6 @@ for (const route of app.routes) {
   console.log(`  ${route.method.padEnd(6)} ${route.path.padEnd(28)} ${route.controller.name}.${route.handler}`);
 }
 console.log('\nTry: curl "http://localhost:%d/books?genre=science&sort=desc"', port);
+console.log('API reference: http://localhost:%d/docs (the OpenAPI document: /openapi.json)', port);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void app.close());

@@ -34,6 +34,12 @@ export const diagnosticCodes = {
   staticOrPrivateRoute: { code: 116, title: 'a route decorator is on a static or #private method, which a controller instance cannot dispatch to' },
   bigintInResponse: { code: 150, title: "a route handler's return type holds a bigint, which JSON cannot carry" },
   typedResponsesWithoutTypia: { code: 151, title: "the plugin option typedResponses is set, and compilerOptions.plugins does not list typia's transformer" },
+  openApiNotJson: { code: 140, title: "a route's return type cannot be described in the OpenAPI document: it is not JSON (a bigint, symbol, function, Map, Set...)" },
+  duplicateOperationId: { code: 141, title: 'two routes would have the same OpenAPI operationId (Controller.method)' },
+  openApiOptionInvalid: { code: 142, title: "the plugin entry's openapi option is invalid, or typia (which writes the document's schemas) is not installed" },
+  openApiTypeNotDescribable: { code: 143, title: 'a parameter or body type cannot be described in JSON schema for the OpenAPI document' },
+  openApiPathUnknown: { code: 144, title: 'a route path is not known at build time, so the OpenAPI document cannot describe the route' },
+  openApiNotWritten: { code: 145, title: 'the OpenAPI document could not be generated or written to its output file' },
 } as const satisfies Record<string, DiagnosticCode>;
 
 export type DiagnosticKey = keyof typeof diagnosticCodes;

@@ -36,3 +36,14 @@ export function kilnCodeOf(diagnostic: ts.Diagnostic): string {
 export function isKilnDiagnostic(diagnostic: ts.Diagnostic): boolean {
   return diagnostic.source === 'kiln';
 }
+
+/** A Kiln build error about the project rather than a place in a file (an option, a file it writes). */
+export function kilnGlobalDiagnostic(tsi: typeof ts, key: DiagnosticKey, message: string): ts.Diagnostic {
+  return {
+    file: undefined, start: undefined, length: undefined,
+    category: tsi.DiagnosticCategory.Error,
+    code: codeOffset + diagnosticCodes[key].code,
+    source: 'kiln',
+    messageText: `${codeLabel(key)}: ${message}`,
+  };
+}

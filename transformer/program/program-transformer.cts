@@ -7,6 +7,8 @@ import { kilnCodeOf } from '../diagnostics/kiln-diagnostic.cjs';
 import { hookDiagnostics, hookEmit, type HookOptions } from './program-hooks.cjs';
 import { rewriteSource } from '../emit/source-rewriter.cjs';
 import type { Toolkit } from '../toolkit.cjs';
+import { generateOpenApi } from '../openapi/openapi-generation.cjs';
+import type { OpenApiOptions } from '../openapi/openapi-types.cjs';
 import { analyseResponses, type TypedResponsesOption } from '../analyse/return-type.cjs';
 import { emitSerializers } from '../emit/serializer-emitter.cjs';
 import type { FileModel } from '../analyse/model.cjs';
@@ -27,6 +29,11 @@ export interface KilnTransformerConfig {
    * development); `false` keeps `JSON.stringify` for every route.
    */
   readonly typedResponses?: TypedResponsesOption;
+  /**
+   * Writes the OpenAPI 3.1 document of the program's routes at build time, e.g.
+   * `{ "output": "openapi.json", "info": { "title": "Bookshop", "version": "1.0.0" } }` (output relative to the tsconfig).
+   */
+  readonly openapi?: OpenApiOptions;
 }
 
 /** A program compiled by Kiln: what the checker and emitter see, and what Kiln found. */
@@ -119,8 +126,15 @@ export function compileProgram(
     });
   }
 
+  // The OpenAPI document is written from the same analysis (transformer/openapi/), when asked for.
+  // It reads return types through the checker of the program that is type-checked next (positions
+  // are the same in both), so the inference it needs is done once, not once more for the document.
+  // A rebuild of some files (`only`) has a partial model: the document is written by full builds.
+  const openApi = config.openapi === undefined || only !== undefined ? [] :
+    generateOpenApi({ ts: tsi, program: next, checker: next.getTypeChecker() }, model, config.openapi, projectDirOf(program)).diagnostics;
+
   const disabled = new Set(config.disable ?? []);
-  const kilnErrors = [...model.diagnostics, ...responses.diagnostics].filter((d) => !disabled.has(kilnCodeOf(d)));
+  const kilnErrors = [...model.diagnostics, ...responses.diagnostics, ...openApi].filter((d) => !disabled.has(kilnCodeOf(d)));
   return { program: next, model, plans, texts, originalTexts, kilnErrors };
 }
 
@@ -152,6 +166,12 @@ export function transformProgram(
   hookDiagnostics(compiled.program, hooks);
   hookEmit(compiled.program, hooks);
   return compiled.program;
+}
+
+/** The folder of the tsconfig.json (paths in the plugin options are relative to it). */
+function projectDirOf(program: ts.Program): string {
+  const configFile = program.getCompilerOptions()['configFilePath'];
+  return typeof configFile === 'string' ? configFile.replace(/[\\/][^\\/]*$/, '') : program.getCurrentDirectory();
 }
 
 /** The model of a file whose only Kiln code is typed responses: no binders, nothing blanked. */

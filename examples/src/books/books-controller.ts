@@ -3,12 +3,23 @@ import { RequireApiKey } from '../middleware/require-api-key.js';
 import { Genre, Stock, type Book, type NewBook, type SortOrder } from './book.js';
 import { BookStore } from './book-store.js';
 
+/** The catalogue: search, read, add and remove books. */
 @Controller('/books')
 export class BooksController {
   // Injected at start-up: @kiln/core/transformer reads the declared type and writes the dependency list.
   constructor(private readonly store: BookStore) {}
 
-  /** `GET /books?genre=science&tags=popular&tags=rome&after=2000-01-01&sort=desc&limit=10` */
+  /**
+   * Search the catalogue
+   *
+   * `GET /books?genre=science&tags=popular&tags=rome&after=2000-01-01&sort=desc&limit=10`
+   * @param genre only books of this genre
+   * @param tags only books that carry every one of these tags (repeat the key)
+   * @param after only books published after this date
+   * @param sort order by title
+   * @param limit at most this many books
+   * @param maxPrice only books at this price or below
+   */
   @Get('/')
   list(
     @Query('genre') genre?: Genre,
@@ -27,38 +38,73 @@ export class BooksController {
     return books.slice(0, limit);
   }
 
-  /** `GET /books/by-id?ids=1&ids=3` */
+  /**
+   * Several books by id
+   *
+   * `GET /books/by-id?ids=1&ids=3`: a `null` in place of each id that is not in the catalogue.
+   * @param ids the books' ids (repeat the key)
+   */
   @Get('/by-id')
   byIds(@Query('ids') ids: number[]) {
     return ids.map((id) => this.store.get(id) ?? null);
   }
 
+  /**
+   * One book, in the client's language
+   * @param id the book's id
+   * @param language the client's preferred language (`en` by default)
+   * @response 404 No book has this id
+   */
   @Get('/:id')
   get(@Param('id') id: number, @Header('accept-language') language?: string) {
     const book = this.#find(id);
     return { ...book, language: language ?? 'en' };
   }
 
-  /** `GET /books/:id/availability?stock=2`: numeric enums arrive as numbers. */
+  /**
+   * Whether a book is in stock
+   *
+   * `GET /books/:id/availability?stock=2`: numeric enums arrive as numbers.
+   * @param id the book's id
+   * @param stock the stock level to report (0 out, 1 low, 2 plenty)
+   * @response 404 No book has this id
+   */
   @Get('/:id/availability')
   availability(@Param('id') id: number, @Query('stock') stock: Stock = Stock.Low) {
     this.#find(id);
     return { id, stock: Stock[stock] };
   }
 
+  /**
+   * Add a book
+   *
+   * Needs the shop's API key; typia validates the body against `NewBook` before the handler runs.
+   */
   @Post('/', RequireApiKey)
   @HttpStatus(HttpCode.CREATED)
   create(@Body() book: NewBook) {
     return this.store.add(book);
   }
 
+  /**
+   * Remove a book
+   * @param id the book's id
+   * @response 404 No book has this id
+   */
   @Delete('/:id', RequireApiKey)
   @HttpStatus(HttpCode.NO_CONTENT)
   remove(@Param('id') id: number) {
     if (!this.store.remove(id)) throw new HttpError(404, `Book ${id} not found`);
   }
 
-  /** A download: any non-JSON answer is a `Response` with its own Content-Type. */
+  /**
+   * Download a book as CSV
+   *
+   * A download: any non-JSON answer is a `Response` with its own Content-Type.
+   * @param id the book's id
+   * @produces text/csv
+   * @response 404 No book has this id
+   */
   @Get('/:id/export.csv')
   exportCsv(@Param('id') id: number) {
     const book = this.#find(id);

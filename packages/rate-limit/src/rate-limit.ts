@@ -6,6 +6,7 @@ import { RateLimitError } from './rate-limit-error.js';
 import { defaultPolicyName, headerWriter, isPolicyName, standardHeaderModes } from './rate-limit-headers.js';
 import type { RateLimitHit } from './rate-limit-store.js';
 import { handlerResponse, tooManyRequests } from './too-many-requests.js';
+import { withOpenApiDescription } from './openapi-description.js';
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
@@ -123,12 +124,13 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareFunction {
     return isPromiseLike(counted) ? counted.then(fromCount(req)) : decide(req, counted, Date.now() + windowMs);
   };
 
-  return function rateLimitMiddleware(req: KilnRequest): unknown {
+  // The served OpenAPI document learns the 429 and headers of every route this limiter guards.
+  return withOpenApiDescription(function rateLimitMiddleware(req: KilnRequest): unknown {
     if (skip !== undefined) {
       const skipped = skip(req);
       if (isPromiseLike(skipped)) return skipped.then((yes) => (yes ? undefined : count(req)));
       if (skipped) return undefined;
     }
     return count(req);
-  };
+  }, { max, windowMs, standardHeaders, legacyHeaders, customHandler: handler !== undefined });
 }

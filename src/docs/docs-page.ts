@@ -1,0 +1,63 @@
+// The docs page: Swagger UI from the `swagger-ui-dist` package (an optional peer dependency the app
+// installs when it enables `docs.ui`), served by Kiln itself — the page loads nothing from a CDN.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { KilnError } from '../kiln-error.js';
+
+/** One file of the page: its path under the page's, its type and its bytes. */
+export interface DocsAsset {
+  readonly path: string;
+  readonly contentType: string;
+  readonly body: Uint8Array | string;
+  readonly cacheControl: string;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The folder of the installed `swagger-ui-dist`, or KILN033 saying how to install it. */
+function swaggerUiDist(): { dir: string; version: string } {
+  try {
+    const manifest = createRequire(import.meta.url).resolve('swagger-ui-dist/package.json');
+    return { dir: dirname(manifest), version: (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version };
+  } catch {
+    throw new KilnError('KILN033', "docs.ui needs the swagger-ui-dist package, which serves the docs page without a CDN: npm install swagger-ui-dist (or remove docs.ui)");
+  }
+}
+
+/**
+ * The page at `uiPath` and its assets. `documentUrl` is where the page fetches the document; with
+ * `undefined` the document is embedded in the page's script instead.
+ */
+export function docsPageAssets(uiPath: string, documentUrl: string | undefined, document: object, title: string): DocsAsset[] {
+  const { dir, version } = swaggerUiDist();
+  const base = uiPath === '/' ? '' : uiPath;
+  const immutable = 'public, max-age=86400';
+  const source = documentUrl === undefined ? `spec: ${JSON.stringify(document).replace(/</g, '\\u003c')}` : `url: ${JSON.stringify(documentUrl)}`;
+  const init =
+    '// Kiln docs page: Swagger UI on the document this server serves. validatorUrl: null keeps it offline.\n' +
+    `window.ui = SwaggerUIBundle({ ${source}, dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null, presets: [SwaggerUIBundle.presets.apis] });\n`;
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="${base}/swagger-ui.css?v=${version}">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="${base}/swagger-ui-bundle.js?v=${version}"></script>
+<script src="${base}/kiln-docs.js"></script>
+</body>
+</html>
+`;
+  return [
+    { path: uiPath, contentType: 'text/html; charset=utf-8', body: html, cacheControl: 'no-cache' },
+    { path: `${base}/swagger-ui.css`, contentType: 'text/css; charset=utf-8', body: readFileSync(join(dir, 'swagger-ui.css')), cacheControl: immutable },
+    { path: `${base}/swagger-ui-bundle.js`, contentType: 'text/javascript; charset=utf-8', body: readFileSync(join(dir, 'swagger-ui-bundle.js')), cacheControl: immutable },
+    { path: `${base}/kiln-docs.js`, contentType: 'text/javascript; charset=utf-8', body: init, cacheControl: 'no-cache' },
+  ];
+}

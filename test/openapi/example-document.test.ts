@@ -1,0 +1,135 @@
+// The example app documents itself: built with tspc and its tsconfig's `openapi` option, the
+// document passes an independent OpenAPI 3.1 validator, and every route of the example answers
+// real requests over a socket exactly as the document it serves describes.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { KilnServer } from '@kiln/core';
+import { compileFixture, root } from '../transformer/support/compile-fixture.js';
+import { request } from '../support/server.js';
+import { assertValidOpenApi, Contract, operationsOf, type Sample } from './support/openapi-contract.js';
+import { renderDocsPage } from './support/headless-docs.js';
+
+const Example = suite('OpenAPI contract: the example app');
+const example = join(root, 'examples');
+const outDir = join(root, 'build', 'openapi-example');
+let app: KilnServer;
+let base = '';
+let written: Record<string, any>;
+let served: Record<string, any>;
+let contract: Contract;
+
+/** What `npm install` gives the example (`"@kiln/core": "file:.."`); examples/start.mjs makes the same link. */
+function linkKiln(): void {
+  const linked = join(example, 'node_modules', '@kiln', 'core');
+  if (existsSync(linked)) return;
+  mkdirSync(join(example, 'node_modules', '@kiln'), { recursive: true });
+  try {
+    symlinkSync(root, linked, 'dir');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // the example-app suite made it meanwhile
+  }
+}
+
+Example.before(async () => {
+  linkKiln();
+  const built = await compileFixture(join(example, 'tsconfig.json'), join(outDir, 'dist'));
+  assert.is(built.exitCode, 0, built.output);
+  // The example reads the document next to its build output (src/app.ts: '../openapi.json').
+  copyFileSync(join(example, 'openapi.json'), join(outDir, 'openapi.json'));
+  written = JSON.parse(readFileSync(join(outDir, 'openapi.json'), 'utf8'));
+  const { createApp } = await import(pathToFileURL(join(outDir, 'dist', 'app.js')).href);
+  app = createApp();
+  base = `http://127.0.0.1:${(await app.listen(0, '127.0.0.1')).port}`;
+  served = (await request(base, '/openapi.json')).json();
+  contract = new Contract(served);
+});
+
+Example.after(() => app.close());
+
+Example('the example\'s document passes an independent OpenAPI 3.1 validator (@readme/openapi-parser)', async () => {
+  await assertValidOpenApi(written);
+  await assertValidOpenApi(served);
+  assert.equal(written.info, { title: 'Bookshop', version: '1.0.0' });
+});
+
+Example('the document describes every route of the example, and the server serves it as written', () => {
+  const routes = app.routes.filter((r) => r.controller.name !== 'KilnDocs').map((r) => `${r.method} ${r.path.replace(/:([^/]+)/g, '{$1}')}`).sort();
+  assert.equal(operationsOf(written).map((o) => `${o.method} ${o.path}`).sort(), routes);
+  assert.equal(served, written, 'the example has no middleware that describes itself');
+});
+
+Example('the README shows the generated document of GET /books/{id}/availability verbatim', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const shown = /<!-- openapi-example:start -->\s*```json\n([\s\S]*?)\n```\s*<!-- openapi-example:end -->/.exec(readme);
+  assert.ok(shown, 'the README has the openapi-example block');
+  assert.equal(JSON.parse(shown![1]!), { '/books/{id}/availability': written.paths['/books/{id}/availability'] });
+});
+
+const key = { 'x-api-key': 'let-me-in' };
+const book = { title: 'Dune', author: 'Frank Herbert', genre: 'fiction', tags: ['sf'], published: '1965-08-01', price: 9.5 };
+const samples: Record<string, Sample[]> = {
+  'BooksController.list': [{ path: '/books?genre=science&tags=popular&after=2000-01-01&sort=desc&limit=10&maxPrice=20', status: 200 }, { path: '/books', status: 200 }],
+  'BooksController.byIds': [{ path: '/books/by-id?ids=1&ids=99', status: 200 }],
+  'BooksController.get': [{ path: '/books/1', headers: { 'accept-language': 'fr' }, status: 200 }, { path: '/books/999', status: 404 }],
+  'BooksController.availability': [{ path: '/books/2/availability?stock=0', status: 200 }, { path: '/books/999/availability', status: 404 }],
+  'BooksController.create': [
+    { method: 'POST', path: '/books', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify(book), status: 201 },
+    { method: 'POST', path: '/books', headers: { 'content-type': 'application/json' }, body: JSON.stringify(book), status: 401 },
+    { method: 'POST', path: '/books', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify({ ...book, price: -1 }), status: 400 },
+  ],
+  'BooksController.remove': [{ method: 'DELETE', path: '/books/3', headers: key, status: 204 }, { method: 'DELETE', path: '/books/3', headers: key, status: 404 }],
+  'BooksController.exportCsv': [{ path: '/books/1/export.csv', status: 200 }, { path: '/books/999/export.csv', status: 404 }],
+  'MetaController.health': [{ path: '/health', status: 200 }],
+  'MetaController.whoami': [{ path: '/whoami', headers: { 'user-agent': 'contract-test' }, status: 200 }],
+};
+
+function send(sample: Sample) {
+  return request(base, sample.path, { method: sample.method ?? 'GET', headers: sample.headers, body: sample.body });
+}
+
+Example('every route of the example answers real requests exactly as its document describes', async () => {
+  for (const operation of operationsOf(served)) {
+    const list = samples[operation.operation.operationId];
+    assert.ok(list !== undefined && list.length > 0, `no sample request for ${operation.operation.operationId}`);
+    for (const sample of list!) {
+      const reply = await send(sample);
+      const what = `${sample.method ?? 'GET'} ${sample.path}`;
+      assert.is(reply.status, sample.status, `${what}: ${reply.text}`);
+      assert.is(contract.operationFor(sample.method ?? 'GET', sample.path).path, operation.path);
+      contract.assertAnswer(operation, reply, what);
+    }
+  }
+});
+
+Example('a request the example\'s document says is invalid gets the 400 it describes', async () => {
+  let made = 0;
+  for (const operation of operationsOf(served)) {
+    const valid = samples[operation.operation.operationId]![0]!;
+    for (const { sample, why } of contract.invalidRequests(operation, valid)) {
+      const reply = await send(sample);
+      const what = `${operation.operation.operationId} with ${why}`;
+      assert.is(reply.status, 400, `${what}: ${reply.text}`);
+      contract.assertAnswer(operation, reply, what);
+      made++;
+    }
+  }
+  assert.ok(made >= 12, `only ${made} invalid requests were derived from the document`);
+});
+
+Example('the docs page renders every operation of the example in headless Chromium, with nothing but 127.0.0.1 reachable', async () => {
+  const operations = operationsOf(served);
+  const page = await renderDocsPage(`${base}/docs`, operations.length);
+  assert.is(page.title, 'Bookshop — API reference');
+  assert.equal(page.errors, [], 'no script error on the page');
+  assert.equal(page.blocked, [], 'the page asked for nothing outside 127.0.0.1');
+  assert.is(page.operations.length, operations.length);
+  assert.equal(
+    page.operations.map((o) => `${o.method} ${o.path} ${o.summary}`).sort(),
+    operations.map((o) => `${o.method} ${o.path} ${o.operation.summary}`).sort(),
+  );
+});
+
+Example.run();

@@ -1,0 +1,191 @@
+// Assembles the OpenAPI 3.1 document of a program from the routes (operation-sources), their bound
+// parameters (the program model), their JSDoc and their return types. Every schema of a type is
+// written by typia in one pass at the end, so shared types become shared components.
+import type * as ts from 'typescript';
+import type { ProgramModel } from '../analyse/analyse-program.cjs';
+import { kilnDiagnostic, kilnGlobalDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
+import type { Toolkit } from '../toolkit.cjs';
+import { readDocComment } from './route-doc-comment.cjs';
+import { findOperationSources, type OperationSource } from './operation-sources.cjs';
+import type { JsonSchema, OpenApiInfo, OperationObject, ParameterObject, ResponseObject } from './openapi-types.cjs';
+import { canFailConversion, parameterObject } from './parameter-objects.cjs';
+import { errorBodyComponent, errorBodySchema, errorResponse, successResponses } from './response-objects.cjs';
+import { isPendingSchema, isUndescribable, TypeSchemas, type PendingSchema, type loadTypiaCore } from './type-schemas.cjs';
+
+export interface OpenApiDocument {
+  readonly openapi: '3.1.0';
+  readonly info: OpenApiInfo;
+  readonly [field: string]: unknown;
+}
+
+/** `/books/:id` → `/books/{id}` */
+export function openApiPath(path: string): string {
+  return path.replace(/:([^/]+)/g, '{$1}');
+}
+
+/** The tag of a controller: its class name without the `Controller` suffix (`BooksController` → `Books`). */
+function tagOf(className: string): string {
+  return className.length > 'Controller'.length && className.endsWith('Controller') ? className.slice(0, -'Controller'.length) : className;
+}
+
+/** Media types of a `@Body()`: what Kiln parses (JSON always; urlencoded forms and text only where the type can hold them). */
+function bodyContent(schema: JsonSchema | PendingSchema, type: ts.Type, tk: Toolkit): Record<string, { schema: unknown }> {
+  const { TypeFlags } = tk.ts;
+  if (type.flags & (TypeFlags.Any | TypeFlags.Unknown)) {
+    return { 'application/json': { schema: {} }, 'application/x-www-form-urlencoded': { schema: { type: 'object' } }, 'text/plain': { schema: { type: 'string' } } };
+  }
+  if (tk.checker.getNonNullableType(type).flags & TypeFlags.StringLike) return { 'application/json': { schema }, 'text/plain': { schema } };
+  return { 'application/json': { schema } };
+}
+
+export interface DocumentAnswer {
+  readonly document: OpenApiDocument;
+  readonly diagnostics: readonly ts.Diagnostic[];
+}
+
+/** Writes the document of every route of the program. */
+export function buildOpenApiDocument(
+  tk: Toolkit,
+  program: ProgramModel,
+  typia: NonNullable<ReturnType<typeof loadTypiaCore>>,
+  head: { readonly info: OpenApiInfo; readonly servers?: readonly unknown[] },
+): DocumentAnswer {
+  const diagnostics: ts.Diagnostic[] = [];
+  const schemas = new TypeSchemas(typia, tk.ts, tk.checker);
+  const paths: Record<string, Record<string, OperationObject>> = {};
+  const operationIds = new Map<string, OperationSource>();
+  const tags = new Map<string, string | undefined>();
+
+  for (const source of findOperationSources(tk, program)) {
+    const where = `${source.className}.${source.methodName}`;
+    if (source.path === undefined) {
+      diagnostics.push(kilnDiagnostic(tk.ts, 'openApiPathUnknown', source.decorator, `the path of ${source.method} route ${where} is not known at build time, so the OpenAPI document cannot describe it; write the controller's and the route's paths as string literals or consts`));
+      continue;
+    }
+    const doc = readDocComment(tk.ts, source.declaration);
+    const operationId = doc.operationId ?? (source.routeIndex === 0 ? where : `${where}_${source.routeIndex + 1}`);
+    const first = operationIds.get(operationId);
+    if (first !== undefined) {
+      diagnostics.push(kilnDiagnostic(tk.ts, 'duplicateOperationId', source.declaration.name, `operationId '${operationId}' of ${source.method} ${source.path} is already used by ${first.method} ${first.path} (${first.declaration.getSourceFile().fileName.replace(/^.*[\\/]/, '')}); rename one class or method, or give one an @operationId tag in its JSDoc`));
+      continue;
+    }
+    operationIds.set(operationId, source);
+    const tag = tagOf(source.className);
+    if (!tags.has(tag)) tags.set(tag, readDocComment(tk.ts, source.controller).summary);
+
+    const operation: OperationObject = { operationId, tags: [tag], responses: {} };
+    if (doc.summary !== undefined) operation.summary = doc.summary;
+    if (doc.description !== undefined) operation.description = doc.description;
+    if (doc.deprecated) operation.deprecated = true;
+
+    // Parameters: the handler's, then those of the class middlewares guarding it (e.g. an API-key header).
+    const parameters: ParameterObject[] = [];
+    const bodyProperties: Record<string, unknown> = {};
+    const bodyRequired: string[] = [];
+    let wholeBody: { required: boolean; content: Record<string, { schema: unknown }> } | undefined;
+    let canFail = false;
+    let hasBody = false;
+    const middlewareResponses: { status: string; description: string }[] = [];
+    const methods = [
+      { declaration: source.declaration, model: source.model, descriptions: doc.parameters },
+      ...source.middlewares.map((m) => {
+        const useDoc = readDocComment(tk.ts, m.use);
+        middlewareResponses.push(...useDoc.responses);
+        return { declaration: m.use, model: m.model, descriptions: useDoc.parameters };
+      }),
+    ];
+    for (const { declaration, model, descriptions } of methods) {
+      for (const parameter of model?.parameters ?? []) {
+        if (parameter === undefined) continue;
+        const node = declaration.parameters[parameter.index]!;
+        const description = descriptions.get(parameter.parameterName);
+        canFail ||= canFailConversion(parameter);
+        if (parameter.source === 'body') {
+          hasBody = true;
+          const type = tk.checker.getTypeAtLocation(node);
+          const nonNull = tk.checker.getNonNullableType(type);
+          // (unknown without null and undefined is {}: test the declared type itself)
+          const any = !!(type.flags & (tk.ts.TypeFlags.Any | tk.ts.TypeFlags.Unknown));
+          const schema = any ? {} : schemas.add(nonNull);
+          if (isUndescribable(schema)) {
+            diagnostics.push(kilnDiagnostic(tk.ts, 'openApiTypeNotDescribable', node.type ?? node, `the body type of ${where} cannot be described in JSON schema: ${schema.problems.join('; ')}`));
+            continue;
+          }
+          if (parameter.key === '') wholeBody = { required: parameter.required, content: bodyContent(schema, type, tk) };
+          else {
+            bodyProperties[parameter.key] = description === undefined ? schema : { ...schema, description };
+            if (parameter.required) bodyRequired.push(parameter.key);
+          }
+          continue;
+        }
+        const object = parameterObject(tk, schemas, parameter, node, description);
+        if (object === undefined) continue;
+        if (isUndescribable(object)) {
+          diagnostics.push(kilnDiagnostic(tk.ts, 'openApiTypeNotDescribable', node.type ?? node, `parameter '${parameter.parameterName}' of ${where} cannot be described in JSON schema: ${object.problems.join('; ')}`));
+          continue;
+        }
+        if (!parameters.some((p) => p.in === object.in && p.name.toLowerCase() === object.name.toLowerCase())) parameters.push(object);
+      }
+    }
+    if (parameters.length > 0) operation.parameters = parameters;
+    if (wholeBody !== undefined) operation.requestBody = wholeBody;
+    else if (Object.keys(bodyProperties).length > 0) {
+      const schema = { type: 'object', properties: bodyProperties, ...(bodyRequired.length > 0 ? { required: bodyRequired } : {}) };
+      operation.requestBody = { required: bodyRequired.length > 0, content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } } };
+    }
+
+    // Responses: the handler's own, the ones its JSDoc and middlewares declare, then Kiln's.
+    const success = successResponses(tk, schemas, source.declaration, source.status, doc.produces);
+    if (success.problems.length > 0) {
+      diagnostics.push(kilnDiagnostic(tk.ts, 'openApiNotJson', source.declaration.name, `${where} returns '${success.typeText}', which JSON cannot describe: ${success.problems.join('; ')}. Return JSON data, or a Response (described as any content; a @produces <media-type> JSDoc tag names its type)`));
+    }
+    const responses: Record<string, ResponseObject> = { ...success.responses };
+    for (const declared of [...doc.responses, ...middlewareResponses]) {
+      responses[declared.status] ??= Number(declared.status) >= 400 ? errorResponse(declared.status, declared.description) : { description: declared.description || 'Success' };
+    }
+    if (canFail) responses['400'] ??= errorResponse('400', 'Bad Request: a parameter or the body failed conversion or validation (answered when the server runs with strictValidation)');
+    if (hasBody) {
+      responses['413'] ??= errorResponse('413', 'Payload Too Large: the body is larger than the server\'s maxBodySize');
+      responses['415'] ??= errorResponse('415', 'Unsupported Media Type: the body is not JSON, a urlencoded form or text');
+    }
+    // Written in reading order: what it is, what it takes, what it answers.
+    const { operationId: id, tags: operationTags, summary, description, deprecated, parameters: inputs, requestBody } = operation;
+    (paths[openApiPath(source.path)] ??= {})[source.method.toLowerCase()] = {
+      operationId: id, tags: operationTags, summary, description, deprecated, parameters: inputs, requestBody,
+      responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))),
+    };
+  }
+
+  let written: ReturnType<TypeSchemas['write']>;
+  try {
+    written = schemas.write();
+  } catch (error) {
+    diagnostics.push(kilnGlobalDiagnostic(tk.ts, 'openApiNotWritten', `the OpenAPI document could not be written: ${(error as Error).message}`));
+    written = { schemas: [], components: {} };
+  }
+  const resolved = resolvePending(paths, written.schemas);
+  const components: Record<string, JsonSchema> = { ...written.components };
+  components[errorBodyComponent] = errorBodySchema;
+  const document: OpenApiDocument = {
+    openapi: '3.1.0',
+    info: head.info,
+    ...(head.servers === undefined ? {} : { servers: head.servers }),
+    tags: [...tags].map(([name, description]) => (description === undefined ? { name } : { name, description })),
+    paths: resolved,
+    components: { schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))) },
+  };
+  return { document, diagnostics };
+}
+
+/** Replaces every placeholder by the schema typia wrote for its type. */
+function resolvePending<T>(value: T, schemas: readonly JsonSchema[]): T {
+  if (isPendingSchema(value)) {
+    const { $kilnType, ...keywords } = value as PendingSchema & Record<string, unknown>;
+    return { ...schemas[$kilnType], ...keywords } as T;
+  }
+  if (Array.isArray(value)) return value.map((item) => resolvePending(item, schemas)) as T;
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, resolvePending(v, schemas)])) as T;
+  }
+  return value;
+}

@@ -1,0 +1,77 @@
+// The one entry of OpenAPI generation, called by every build path (the tspc program transformer
+// today, the bundler plugins through the same program analysis): checks the `openapi` option,
+// builds the document from the program model and writes it where the option says.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type * as ts from 'typescript';
+import type { ProgramModel } from '../analyse/analyse-program.cjs';
+import { kilnGlobalDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
+import type { Toolkit } from '../toolkit.cjs';
+import { buildOpenApiDocument, type OpenApiDocument } from './openapi-document.cjs';
+import type { OpenApiInfo, OpenApiOptions } from './openapi-types.cjs';
+import { loadTypiaCore } from './type-schemas.cjs';
+
+export interface OpenApiGeneration {
+  /** The document, unless the option or typia stopped it. */
+  readonly document: OpenApiDocument | undefined;
+  /** The file it was written to. */
+  readonly outputFile: string | undefined;
+  readonly diagnostics: readonly ts.Diagnostic[];
+}
+
+function problem(tk: Toolkit, message: string): OpenApiGeneration {
+  return { document: undefined, outputFile: undefined, diagnostics: [kilnGlobalDiagnostic(tk.ts, 'openApiOptionInvalid', message)] };
+}
+
+/** `info` from the option, else from the project's package.json (`name`, `version`). */
+function infoOf(options: OpenApiOptions, projectDir: string): OpenApiInfo {
+  if (options.info !== undefined) return options.info;
+  try {
+    const manifest = JSON.parse(readFileSync(resolve(projectDir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+    return { title: typeof manifest.name === 'string' ? manifest.name : 'API', version: typeof manifest.version === 'string' ? manifest.version : '0.0.0' };
+  } catch {
+    return { title: 'API', version: '0.0.0' };
+  }
+}
+
+/**
+ * Generates the OpenAPI 3.1 document of the program and writes it to `options.output` (relative to
+ * `projectDir`, the tsconfig's folder). The file is rewritten only when its content changes.
+ */
+export function generateOpenApi(tk: Toolkit, model: ProgramModel, options: unknown, projectDir: string): OpenApiGeneration {
+  const given = options as Partial<OpenApiOptions> | null;
+  if (typeof given !== 'object' || given === null || typeof given.output !== 'string' || given.output === '') {
+    return problem(tk, 'the openapi option needs an output file, e.g. "openapi": { "output": "openapi.json", "info": { "title": "Bookshop", "version": "1.0.0" } }');
+  }
+  if (given.info !== undefined && (typeof given.info?.title !== 'string' || typeof given.info?.version !== 'string')) {
+    return problem(tk, 'openapi.info needs a string title and a string version, e.g. { "title": "Bookshop", "version": "1.0.0" }');
+  }
+  if (given.servers !== undefined && (!Array.isArray(given.servers) || given.servers.some((s) => typeof s?.url !== 'string'))) {
+    return problem(tk, 'openapi.servers must be a list of { "url": "..." }');
+  }
+  const typia = loadTypiaCore(projectDir);
+  if (typia === undefined) return problem(tk, 'the OpenAPI document\'s schemas are written by typia: npm install --save-dev typia');
+
+  const head = { info: infoOf(given as OpenApiOptions, projectDir), ...(given.servers === undefined ? {} : { servers: given.servers }) };
+  const { document, diagnostics } = buildOpenApiDocument(tk, model, typia, head);
+  const outputFile = resolve(projectDir, given.output);
+  const text = `${JSON.stringify(document, null, 2)}\n`;
+  try {
+    let current: string | undefined;
+    try {
+      current = readFileSync(outputFile, 'utf8');
+    } catch {
+      current = undefined;
+    }
+    if (current !== text) {
+      mkdirSync(dirname(outputFile), { recursive: true });
+      // Written whole then renamed: a server or test reading it never sees half a document.
+      const partial = `${outputFile}.${process.pid}.tmp`;
+      writeFileSync(partial, text);
+      renameSync(partial, outputFile);
+    }
+  } catch (error) {
+    return { document, outputFile, diagnostics: [...diagnostics, kilnGlobalDiagnostic(tk.ts, 'openApiNotWritten', `writing ${outputFile} failed: ${(error as Error).message}`)] };
+  }
+  return { document, outputFile, diagnostics };
+}

@@ -1,0 +1,126 @@
+// Find, for the document: every route of every `@Controller` class in the program, with what the
+// type checker and the program model know about it. Routes without parameters are here too (the
+// binder pipeline only models methods that bind something).
+import type * as ts from 'typescript';
+import type { MethodModel } from '../analyse/model.cjs';
+import type { ProgramModel } from '../analyse/analyse-program.cjs';
+import { ownSourceFiles } from '../analyse/analyse-program.cjs';
+import { joinRoutePath } from '../analyse/route-path.cjs';
+import { recogniseKilnDecorator } from '../find/route-recognition.cjs';
+import { decoratorCall, type Toolkit } from '../toolkit.cjs';
+
+/** A class middleware on a route: its `use` method, whose bound parameters are inputs of the route too. */
+export interface MiddlewareSource {
+  readonly use: ts.MethodDeclaration;
+  readonly model: MethodModel | undefined;
+}
+
+/** One route (one method + path) of a controller. */
+export interface OperationSource {
+  readonly controller: ts.ClassLikeDeclaration;
+  readonly className: string;
+  readonly methodName: string;
+  readonly method: string;
+  /** The full Kiln path (`/books/:id`); `undefined` when it is computed at run time. */
+  readonly path: string | undefined;
+  readonly declaration: ts.MethodDeclaration;
+  /** The route decorator: where a problem of this route is reported. */
+  readonly decorator: ts.Decorator;
+  /** The bound parameters (absent for a method without parameters). */
+  readonly model: MethodModel | undefined;
+  /** `@HttpStatus(code)` when its code is known at build time. */
+  readonly status: number | undefined;
+  /** Class middlewares of the controller and the route, in order. */
+  readonly middlewares: readonly MiddlewareSource[];
+  /** How many routes the same method declared before this one. */
+  readonly routeIndex: number;
+}
+
+const httpStatusDeclaration = /[\\/](?:src|dist[\\/]src)[\\/]decorators[\\/]http-status\.(?:d\.)?ts$/;
+
+function aliased(tk: Toolkit, symbol: ts.Symbol | undefined): ts.Symbol | undefined {
+  return symbol !== undefined && symbol.flags & tk.ts.SymbolFlags.Alias ? tk.checker.getAliasedSymbol(symbol) : symbol;
+}
+
+/** The code of `@HttpStatus(code)` (a number or an `HttpCode` member), when known at build time. */
+function httpStatusOf(tk: Toolkit, decorator: ts.Decorator): number | undefined {
+  const call = decoratorCall(tk, decorator);
+  if (call === undefined || call.arguments.length === 0) return undefined;
+  const callee = tk.ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call.expression;
+  const symbol = aliased(tk, tk.checker.getSymbolAtLocation(callee));
+  const file = symbol?.declarations?.[0]?.getSourceFile().fileName;
+  if (symbol?.getName() !== 'HttpStatus' || file === undefined || !httpStatusDeclaration.test(file)) return undefined;
+  const type = tk.checker.getTypeAtLocation(call.arguments[0]!);
+  return type.flags & tk.ts.TypeFlags.NumberLiteral ? (type as ts.NumberLiteralType).value : undefined;
+}
+
+/** The `use` method of a `@Middleware()` class that a decorator argument names. */
+function middlewareUse(tk: Toolkit, argument: ts.Expression): ts.MethodDeclaration | undefined {
+  const symbol = aliased(tk, tk.checker.getSymbolAtLocation(argument));
+  const declaration = symbol?.declarations?.find((d) => tk.ts.isClassDeclaration(d));
+  if (declaration === undefined || !tk.ts.isClassDeclaration(declaration)) return undefined;
+  const isMiddleware = (tk.ts.getDecorators(declaration) ?? []).some((d) => recogniseKilnDecorator(tk, d)?.kind === 'middleware');
+  if (!isMiddleware) return undefined;
+  return declaration.members.find((m): m is ts.MethodDeclaration => tk.ts.isMethodDeclaration(m) && m.name.getText() === 'use');
+}
+
+/** Every route of every controller of the program, in file and declaration order. */
+export function findOperationSources(tk: Toolkit, program: ProgramModel): OperationSource[] {
+  const { ts: tsi } = tk;
+  const models = new Map<string, MethodModel>();
+  for (const file of program.files.values()) {
+    for (const method of file.methods) models.set(`${file.fileName}:${method.nameEnd}`, method);
+  }
+  const modelOf = (method: ts.MethodDeclaration): MethodModel | undefined => models.get(`${method.getSourceFile().fileName}:${method.name.getEnd()}`);
+  const middlewaresOf = (args: readonly ts.Expression[]): MiddlewareSource[] =>
+    args.flatMap((argument) => {
+      const use = middlewareUse(tk, argument);
+      return use === undefined ? [] : [{ use, model: modelOf(use) }];
+    });
+
+  const sources: OperationSource[] = [];
+  const visit = (node: ts.Node): void => {
+    if (tsi.isClassLike(node)) {
+      let basePath: string | undefined;
+      let isController = false;
+      let controllerMiddlewares: MiddlewareSource[] = [];
+      for (const decorator of tsi.getDecorators(node) ?? []) {
+        const recognised = recogniseKilnDecorator(tk, decorator);
+        if (recognised?.kind !== 'controller') continue;
+        isController = true;
+        basePath = recognised.basePath;
+        controllerMiddlewares = middlewaresOf(decoratorCall(tk, decorator)?.arguments.slice(1) ?? []);
+      }
+      if (isController) {
+        for (const member of node.members) {
+          if (!tsi.isMethodDeclaration(member)) continue;
+          const decorators = tsi.getDecorators(member) ?? [];
+          const status = decorators.map((d) => httpStatusOf(tk, d)).find((s) => s !== undefined);
+          let routeIndex = 0;
+          for (const decorator of decorators) {
+            const recognised = recogniseKilnDecorator(tk, decorator);
+            if (recognised?.kind !== 'route') continue;
+            sources.push({
+              controller: node,
+              className: node.name?.text ?? 'AnonymousClass',
+              methodName: member.name.getText(),
+              method: recognised.method,
+              path: recognised.path === undefined || basePath === undefined ? undefined : joinRoutePath(basePath, recognised.path),
+              declaration: member,
+              decorator,
+              model: modelOf(member),
+              status,
+              middlewares: [...controllerMiddlewares, ...middlewaresOf(decoratorCall(tk, decorator)?.arguments.slice(1) ?? [])],
+              routeIndex: routeIndex++,
+            });
+          }
+        }
+      }
+    }
+    tsi.forEachChild(node, visit);
+  };
+  for (const file of ownSourceFiles(tk)) {
+    if (file.text.includes('@')) visit(file);
+  }
+  return sources;
+}
