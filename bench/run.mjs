@@ -3,7 +3,7 @@
 // Installs bench/'s own dependencies if missing, builds Kiln (and @kiln/rate-limit) and the
 // benchmark apps, runs the chosen parts (default: all), keeps each part's raw results in
 // bench/results/raw/ and rewrites bench/results/latest.md and latest.svg from them.
-// Parts: binding, in-process, http, cold-start, injection-start, build; `report` alone rewrites the report only.
+// Parts: binding, in-process, http, cold-start, injection-start, build, rate-limit-redis; `report` alone rewrites the report only.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const rootDir = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const rawDir = fileURLToPath(new URL('results/raw/', import.meta.url));
-const allParts = ['binding', 'in-process', 'http', 'cold-start', 'injection-start', 'build'];
+const allParts = ['binding', 'in-process', 'http', 'cold-start', 'injection-start', 'build', 'rate-limit-redis'];
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -97,6 +97,9 @@ for (const part of parts) {
   } else if (part === 'injection-start') {
     const { runInjectionStart } = await import('./injection-start/injection-start.bench.mjs');
     await timed('injection-start', () => runInjectionStart({ runs: quick ? 3 : 7 }));
+  } else if (part === 'rate-limit-redis') {
+    const { runRateLimitRedis } = await import('./rate-limit-redis/rate-limit-redis.bench.mjs');
+    await timed('rate-limit-redis', () => runRateLimitRedis({ rounds: quick ? 1 : Number(options.rounds), seconds: quick ? 2 : Number(options.seconds), warmupSeconds: quick ? 1 : Number(options.warmup) }));
   } else if (part === 'build') {
     const { runBuildOverhead } = await import('./build-overhead/build-overhead.bench.mjs');
     await timed('build', () => runBuildOverhead({ runs: quick ? 2 : 5, transformer }));

@@ -12,7 +12,7 @@ export {
   Body, Param, Query, Header, Req, routeRequestParamDecorator,
   type ParameterBinding, type ParameterItems, type ParameterSource, type KilnRequestProperty,
 } from './decorators/parameters.js';
-export type { Binder } from './binding/binder.js';
+export type { Binder } from './decorators/binder.js';
 
 // Serving it
 export { createServer } from './server.js';

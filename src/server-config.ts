@@ -31,6 +31,12 @@ export interface KilnConfig {
   keepAliveTimeout?: number;
   /** Milliseconds `close()` lets in-flight requests finish before cutting their connections. Default 10 000. */
   shutdownTimeout?: number;
+  /** Deepest nesting of arrays and objects in a JSON body; deeper answers 400 before parsing. Default 64. */
+  maxBodyDepth?: number;
+  /** Milliseconds a streamed response waits for a client that stopped reading before cutting it off; 0 = never. Default 30 000. */
+  sendTimeout?: number;
+  /** Most request header lines; more answer 431. Default 1 000. */
+  maxHeadersCount?: number;
   /**
    * Values for `@Inject(token)` parameters, and replacements for services: `{ token, provide }` or
    * `{ token, factory }` (sync or async, called once at start-up). See "Dependency injection".

@@ -2,15 +2,15 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildRouteTable } from './app/route-table.js';
 import { KilnError } from './kiln-error.js';
-import { isPromiseLike } from './pipeline/is-promise-like.js';
 import { RequestPipeline } from './pipeline/request-pipeline.js';
 import { FetchRequest } from './request/fetch-request.js';
 import type { KilnRequest, RequestOptions } from './request/kiln-request.js';
 import { NodeRequest } from './request/node-request.js';
+import { headProblem } from './request/request-head.js';
 import { compileTrustProxy } from './request/client-address.js';
 import { answerClientError } from './response/client-error.js';
 import { errorBody } from './response/error-body.js';
-import { writeError, writeValue } from './response/node-response.js';
+import { writeError, writeJson, writeResult } from './response/node-response.js';
 import { Container } from './injection/container.js';
 import type { RouteInfo } from './router/route-info.js';
 import { errorToWebResponse, finalWebResponse, valueToWebResponse } from './response/web-response.js';
@@ -20,6 +20,14 @@ export type { KilnConfig, KilnServer } from './server-config.js';
 
 const defaultMaxBodySize = 1024 * 1024;
 const defaultMaxUrlLength = 8 * 1024;
+const defaultMaxBodyDepth = 64;
+const defaultSendTimeout = 30_000;
+const defaultMaxHeadersCount = 1000;
+
+function wholeNumberOption(name: string, value: unknown, least: number): number {
+  if (!Number.isInteger(value) || (value as number) < least) throw new KilnError('KILN007', `${name} must be a whole number of at least ${least}, got ${String(value)}`);
+  return value as number;
+}
 
 function requestOptions(config: KilnConfig): RequestOptions {
   const maxBodySize = config.maxBodySize ?? defaultMaxBodySize;
@@ -32,7 +40,9 @@ function requestOptions(config: KilnConfig): RequestOptions {
       console.error(`[kiln] onError threw while reporting an error of ${req.method} ${req.path}:`, failure);
     }
   };
-  return Object.freeze({ maxBodySize, trustProxy: compileTrustProxy(config.trustProxy), report });
+  const maxBodyDepth = wholeNumberOption('maxBodyDepth', config.maxBodyDepth ?? defaultMaxBodyDepth, 1);
+  const sendTimeout = wholeNumberOption('sendTimeout', config.sendTimeout ?? defaultSendTimeout, 0);
+  return Object.freeze({ maxBodySize, trustProxy: compileTrustProxy(config.trustProxy), report, maxBodyDepth, sendTimeout });
 }
 
 /**
@@ -50,6 +60,7 @@ export function createServer(config: KilnConfig): KilnServer {
     throw new KilnError('KILN007', 'createServer(config) needs { controllers: [...] }');
   }
   const options = requestOptions(config);
+  const maxHeadersCount = wholeNumberOption('maxHeadersCount', config.maxHeadersCount ?? defaultMaxHeadersCount, 1);
   // Services, controllers and class middlewares are created here, once, with their dependencies;
   // with an async factory, once its value exists (listen() and fetch() wait for it).
   const container = new Container(config.injections ?? []);
@@ -79,6 +90,13 @@ export function createServer(config: KilnConfig): KilnServer {
       );
       return;
     }
+    const problem = headProblem(incoming, maxHeadersCount);
+    if (problem !== undefined) {
+      // The head cannot be trusted, so neither can the rest of the connection.
+      response.setHeader('connection', 'close');
+      writeJson(response, undefined, problem.status, errorBody(problem.status, problem.message));
+      return;
+    }
     const req = new NodeRequest(incoming, response, options);
     let result: unknown;
     try {
@@ -87,14 +105,7 @@ export function createServer(config: KilnConfig): KilnServer {
       writeError(req, error);
       return;
     }
-    if (isPromiseLike(result)) {
-      result.then(
-        (value) => writeValue(req, value),
-        (error) => writeError(req, error),
-      );
-    } else {
-      writeValue(req, result);
-    }
+    writeResult(req, result);
   };
 
   // the same pipeline in process: a web Request in, a web Response out
@@ -128,12 +139,16 @@ export function createServer(config: KilnConfig): KilnServer {
           requestTimeout: config.requestTimeout ?? 30_000,
           keepAliveTimeout: config.keepAliveTimeout ?? 5_000,
           maxHeaderSize: config.maxHeaderSize ?? 16 * 1024,
+          // Kiln answers a missing Host itself, with its JSON error body (see headProblem).
+          requireHostHeader: false,
           // Node enforces the two timeouts above only this often (30 s by default).
           connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))),
         },
         handler,
       );
       created.on('clientError', answerClientError);
+      // One line more than the limit is kept, so that headProblem can tell "more" from "exactly".
+      created.maxHeadersCount = maxHeadersCount + 1;
       server = created;
       return new Promise<{ port: number; host: string }>((resolve, reject) => {
         created.once('error', reject);

@@ -27,3 +27,5 @@ export const kReport = Symbol('kiln.report');
 export const kOversizedBody = Symbol('kiln.oversizedBody');
 /** The serialiser of the value being answered: the route's typed one while the handler's value is sent. */
 export const kSerializer = Symbol('kiln.serializer');
+/** The server's send timeout, read by the streamed-response writer. */
+export const kSendTimeout = Symbol('kiln.sendTimeout');

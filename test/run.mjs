@@ -44,8 +44,10 @@ for (const project of projects) {
 let suites = findFiles(buildRoot, (name) => name.endsWith('.test.js')).sort();
 if (only.length > 0) suites = suites.filter((file) => only.some((part) => file.includes(part)));
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: colour codes start with ESC, and this strips them
 const ansi = /\u001b\[[0-9;]*m/g;
 function runSuite(file) {
+  const started = performance.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [file], { cwd: root, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
     let output = '';
@@ -62,7 +64,7 @@ function runSuite(file) {
       const skipped = number('Skipped');
       let failed = total - passed;
       if ((code !== 0 || signal) && failed === 0) failed = 1; // crashed, timed out, or failed outside a test
-      resolve({ file, text, passed, failed, skipped });
+      resolve({ file, text, passed, failed, skipped, seconds: (performance.now() - started) / 1000 });
     });
   });
 }
@@ -75,7 +77,8 @@ const workers = Array.from({ length: 2 }, async () => {
     results.push(result);
     const name = relative(buildRoot, result.file);
     const status = result.failed > 0 ? 'FAIL' : 'ok  ';
-    console.log(`${status} ${name}: ${result.passed} passed, ${result.failed} failed${result.skipped ? `, ${result.skipped} skipped` : ''}`);
+    const counts = `${result.passed} passed, ${result.failed} failed${result.skipped ? `, ${result.skipped} skipped` : ''}`;
+    console.log(`${status} ${name}: ${counts} (${result.seconds.toFixed(1)} s)`);
     if (result.failed > 0) console.log(result.text.replace(/^/gm, '    '));
   }
 });
@@ -89,5 +92,8 @@ if (suites.length === 0) {
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
+// The slowest suites, so that a test that starts waiting on the wall clock is seen.
+const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 5);
+console.log(`\nslowest: ${slowest.map((r) => `${relative(buildRoot, r.file)} ${r.seconds.toFixed(1)} s`).join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);

@@ -1,7 +1,11 @@
 // Cold start: process start → first 200 on the last of 200 generated routes, and peak RSS, for
-// Kiln, NestJS and routing-controllers, with hand-written node:http as the baseline. Runs are
-// interleaved across frameworks; medians are reported.
+// Kiln (tspc output, and one file bundled by esbuild with @kiln/core/esbuild), NestJS and
+// routing-controllers, with hand-written node:http as the baseline. Runs are interleaved across
+// frameworks; medians are reported.
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { kilnApp } from '../generated-apps/kiln-app.mjs';
 import { nestjsApp } from '../generated-apps/nestjs-app.mjs';
 import { routingControllersApp } from '../generated-apps/routing-controllers-app.mjs';
@@ -13,6 +17,7 @@ import { firstResponse } from './first-response.mjs';
 
 const routeCount = 200;
 const port = 3420;
+const esbuildBuild = fileURLToPath(new URL('../build-overhead/esbuild-build.mjs', import.meta.url));
 
 export async function runColdStart({ runs = 7, transformer = false, log = console.log } = {}) {
   const apps = [
@@ -22,12 +27,18 @@ export async function runColdStart({ runs = 7, transformer = false, log = consol
     { name: 'Express + routing-controllers', dir: await writeApp('cold-routing-controllers', routingControllersApp(routeCount)), compiler: 'tsc' },
   ];
   for (const app of apps) if (app.compiler) await compileApp(app.dir, app.compiler);
+  if (transformer) {
+    // The deploy bundle: the same Kiln app as one ES module (Kiln's runtime inlined), built by esbuild with the plugin.
+    const dir = await writeApp('cold-kiln-bundle', kilnApp(routeCount, { transformer }));
+    await promisify(execFile)(process.execPath, [esbuildBuild, dir, 'full']);
+    apps.splice(2, 0, { name: 'Kiln (esbuild bundle)', dir, main: 'bundle/server.mjs' });
+  }
   log(`cold start: ${apps.length} apps of ${routeCount} routes built; ${runs} interleaved runs each`);
 
   const samples = Object.fromEntries(apps.map((app) => [app.name, []]));
   const path = lastRoutePath(routeCount);
   for (let run = 0; run < runs; run++) {
-    for (const app of apps) samples[app.name].push(await firstResponse(join(app.dir, 'dist/main.js'), port, path));
+    for (const app of apps) samples[app.name].push(await firstResponse(join(app.dir, app.main ?? 'dist/main.js'), port, path));
   }
   const results = {};
   for (const app of apps) {

@@ -31,7 +31,7 @@ export async function startServer(server, port, { rateLimited = false, timeoutMs
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const deadline = Date.now() + timeoutMs;
   let exitCode;
-  exited.then((code) => (exitCode = code ?? 'signal'));
+  void exited.then((code) => (exitCode = code ?? 'signal'));
   while (!(await answers(`http://127.0.0.1:${port}${probe.path}`, probe.headers))) {
     if (exitCode !== undefined) throw new Error(`${server.name} exited (${exitCode}) before answering:\n${stderr}`);
     if (Date.now() > deadline) {

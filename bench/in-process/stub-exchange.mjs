@@ -2,10 +2,15 @@
 // headers, socket address; writeHead, setHeader, end). Lets a listener's own work per request be
 // timed apart from Node's HTTP parser and the kernel.
 export function stubRequest({ method, path, headers }) {
+  const all = { host: '127.0.0.1', ...headers };
   return {
     method,
     url: path,
-    headers: { host: '127.0.0.1', ...headers },
+    headers: all,
+    // as Node's parser gives them: a listener may count header lines (Kiln checks their number and Host)
+    rawHeaders: Object.entries(all).flat(),
+    httpVersionMajor: 1,
+    httpVersionMinor: 1,
     socket: { remoteAddress: '127.0.0.1', encrypted: false },
     complete: true,
   };

@@ -88,6 +88,10 @@ function targetRows(results) {
   }
   if (results.build?.ratio !== undefined) other('build overhead ≤ 1.25× plain tspc', results.build.ratio, (v) => v <= 1.25);
   else rows.push('| build overhead ≤ 1.25× plain tspc | pending | – | – |');
+  const bundle = cold?.['Kiln (esbuild bundle)'];
+  if (bundle) other('cold start of the esbuild bundle ≤ 1.3× raw node:http', bundle.milliseconds / cold[baseline].milliseconds, (v) => v <= 1.3);
+  const esbuild = results.build?.esbuild;
+  if (esbuild) other('esbuild rebuild after one controller edit ≤ 300 ms', esbuild.incrementalMs, (v) => v <= 300, ' ms');
   return rows;
 }
 
@@ -175,6 +179,22 @@ function buildSection(build) {
     `| tspc with @kiln/core/transformer | ${fixed(build.withMs / 1000, 2)} |`,
     '',
     `Overhead: **${fixed(build.ratio, 2)}×**. ${build.note ?? ''}`,
+    '',
+    ...(build.esbuild ? esbuildRows(build.esbuild) : []),
+  ];
+}
+
+function esbuildRows(esbuild) {
+  return [
+    "The same project bundled by esbuild with `@kiln/core/esbuild` (one ES module, Kiln's runtime inlined):",
+    '',
+    '| build | ms |',
+    '|---|---:|',
+    `| full build, process spawn → exit | ${fixed(esbuild.fullMs, 0)} |`,
+    `| first build of an esbuild context, in process | ${fixed(esbuild.firstBuildMs, 0)} |`,
+    `| rebuild after one controller is edited, same context | ${fixed(esbuild.incrementalMs, 0)} |`,
+    '',
+    `Full build: **${fixed(esbuild.vsTspc, 2)}×** tspc with the plugin. Rebuild: **${fixed(esbuild.incrementalMs, 0)} ms**, ${fixed(esbuild.incrementalRatio * 100, 0)}% of the first build.`,
     '',
   ];
 }

@@ -2,7 +2,7 @@ import type { MethodDeclarations } from '../decorators/method-declaration.js';
 import { noParameters } from '../binding/no-parameters.js';
 import { KilnError } from '../kiln-error.js';
 import type { MiddlewareFunction, MiddlewareLike } from '../middleware.js';
-import { isPromiseLike } from '../pipeline/is-promise-like.js';
+import { isPromiseLike } from '../is-promise-like.js';
 import type { KilnRequest } from '../request/kiln-request.js';
 import { kMethods, kMiddleware } from '../symbols.js';
 import { describe, metadataOf, pluginHint } from './declarations.js';

@@ -1,4 +1,4 @@
-import type { Binder, RouteBinder } from '../binding/binder.js';
+import type { Binder, RouteBinder } from '../decorators/binder.js';
 import type { Container } from '../injection/container.js';
 import type { Serializer } from '../response/compiled-serializer.js';
 import type { ControllerDeclaration } from '../decorators/controller.js';

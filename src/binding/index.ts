@@ -1,7 +1,7 @@
 // What generated binders import ('@kiln/core/binding'). Not for application code: @kiln/core/transformer
 // writes one straight-line binder per route that calls these small, separately tested helpers.
 export { compiledBinder } from '../decorators/compiled-binder.js';
-export type { Binder } from './binder.js';
+export type { Binder } from '../decorators/binder.js';
 export { injectionPlan } from '../injection/decorators.js';
 export type { DependencyPlan } from '../injection/dependency.js';
 export { noParameters } from './no-parameters.js';
@@ -22,3 +22,4 @@ export { readBody, bodyField, requiredBody } from './body.js';
 export { validateBody, allBodiesValid, bodyValidationError, type BodyValidator, type BodyValidationError } from './validate-body.js';
 export { toTagged, toTaggedArray, parseText, type ParseText } from './to-tagged.js';
 export { toCheckedJson, toCheckedJsonArray, parameterValidationError } from './to-checked-json.js';
+export { bodyText, bodyNumber, bodyBoolean, bodyEnum, isTextBody } from './body-scalar.js';

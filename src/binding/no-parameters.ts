@@ -1,4 +1,4 @@
-import type { Binder } from './binder.js';
+import type { Binder } from '../decorators/binder.js';
 
 /**
  * The compiled binder of a method without parameters. The transformer marks every route and

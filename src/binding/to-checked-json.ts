@@ -1,7 +1,7 @@
 import { HttpError } from '../http-error.js';
 import { firstText, type RawValue } from './raw-value.js';
 import { parseJson } from './to-json.js';
-import type { BodyValidationError, BodyValidator } from './validate-body.js';
+import { bodyValidationError, type BodyValidationError, type BodyValidator } from './validate-body.js';
 
 /**
  * An object- or tuple-typed parameter (`@Query('filter') filter: Filter`): the JSON text parsed,
@@ -33,24 +33,14 @@ function checkedJson(text: string, name: string, strict: boolean, check: BodyVal
   throw parameterValidationError(root, result.errors.map((e) => ({ path: root + e.path.slice('$input'.length), expected: e.expected, value: e.value })));
 }
 
-/** The 400 message lists this many failures; `data.errors` carries every one (as for bodies). */
-const listedInMessage = 10;
-const longestValue = 60;
-
-/** The 400 for a parameter whose JSON does not match its type: `Invalid parameter 'filter': <path> expected <type>, got <value>; ...`. */
+/**
+ * The 400 for a parameter whose JSON does not match its type: `Invalid parameter 'filter': <path>
+ * expected <type>, got <value>; ...`. Listed, shortened and bounded exactly as a body's failures
+ * are (`bodyValidationError`): one place decides how much of a hostile input a 400 repeats.
+ */
 export function parameterValidationError(name: string, errors: readonly BodyValidationError[]): HttpError {
-  const listed = errors.slice(0, listedInMessage).map((e) => `${e.path} expected ${e.expected}, got ${describeValue(e.value)}`);
-  if (errors.length > listedInMessage) listed.push(`and ${errors.length - listedInMessage} more (see data.errors)`);
-  return new HttpError(400, `Invalid parameter '${name}': ${listed.join('; ')}`, { errors });
+  const body = bodyValidationError(errors);
+  return new HttpError(400, `Invalid parameter '${name}': ${body.message.slice(bodyPrefix.length)}`, body.data);
 }
 
-/** A received value as JSON, shortened: `-1`, `"x"`, `{"a":1}`, `undefined`. */
-function describeValue(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > longestValue ? `${text.slice(0, longestValue - 3)}...` : text;
-}
+const bodyPrefix = 'Invalid request body: ';

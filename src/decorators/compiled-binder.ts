@@ -1,4 +1,4 @@
-import type { Binder } from '../binding/binder.js';
+import type { Binder } from './binder.js';
 import type { KilnDecorator } from './kiln-decorator.js';
 import { methodDeclaration } from './method-declaration.js';
 

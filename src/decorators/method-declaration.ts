@@ -1,5 +1,5 @@
 import { kMethods } from '../symbols.js';
-import type { Binder } from '../binding/binder.js';
+import type { Binder } from './binder.js';
 import type { Serializer } from '../response/compiled-serializer.js';
 import type { MiddlewareLike } from '../middleware.js';
 import { KilnError } from '../kiln-error.js';

@@ -75,6 +75,7 @@ export function Inject(_token?: unknown): InjectionBinding<'inject', unknown> {
  * constructor(@Scope(Scopes.LOCAL) private readonly buffer: AuditBuffer) {}
  * ```
  */
+// biome-ignore lint/suspicious/noRedeclare: the decorator and the type of its argument share the name, as in the spec's API
 export function Scope<const S extends Scope>(_scope: S): InjectionBinding<'scope', S> {
   return injectionBinding();
 }

@@ -1,5 +1,5 @@
 import type { MiddlewareFunction } from '../middleware.js';
-import { isPromiseLike } from '../pipeline/is-promise-like.js';
+import { isPromiseLike } from '../is-promise-like.js';
 import type { KilnRequest } from '../request/kiln-request.js';
 import { checkCorsOptions, headerList, type CorsOptions } from './cors-options.js';
 

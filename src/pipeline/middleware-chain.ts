@@ -5,7 +5,7 @@ import type { RequestCore } from '../request/kiln-request.js';
 import { errorToWebResponse, valueToWebResponse } from '../response/web-response.js';
 import type { RouteDecision, UnroutedDecision } from '../router/route-decision.js';
 import { kOversizedBody, kSerializer, kStatus } from '../symbols.js';
-import { isPromiseLike } from './is-promise-like.js';
+import { isPromiseLike } from '../is-promise-like.js';
 
 // hot path: binder, then handler; stays synchronous unless one of them is async
 function invokeHandler(route: CompiledRoute, req: RequestCore): unknown {

@@ -1,5 +1,7 @@
 import { originFormTarget } from '../router/request-target.js';
+import { kOversizedBody } from '../symbols.js';
 import { bodyTooLarge } from './body-limit.js';
+import { limitedStream, refusedStream } from './body-stream.js';
 import { RequestCore, type RequestOptions } from './kiln-request.js';
 
 /** A KilnRequest over a web `Request`, for in-process dispatch with `app.fetch`. */
@@ -34,7 +36,12 @@ export class FetchRequest extends RequestCore {
   /** There is no socket in process. */
   protected socketAddress(): string | undefined { return undefined; }
   protected abortSignal(): AbortSignal { return this.source.signal; }
-  protected openStream(): ReadableStream<Uint8Array> | null { return this.source.body; }
+  protected openStream(): ReadableStream<Uint8Array> | null {
+    const body = this.source.body;
+    if (body === null) return null;
+    const limit = this.options.maxBodySize;
+    return this[kOversizedBody]() !== undefined ? refusedStream(limit) : limitedStream(body, limit);
+  }
 
   protected declaredLength(): string | undefined {
     return this.source.headers.get('content-length') ?? undefined;

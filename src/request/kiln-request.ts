@@ -1,3 +1,7 @@
+// Longer than most files here, on purpose: the public KilnRequest interface and RequestCore, its
+// one implementation (shared by the socket and the in-process request), stand side by side so
+// that every member of the interface, and of the web Request it extends, is implemented beside
+// its declaration (`implements KilnRequest` checks them together).
 import type { HttpError } from '../http-error.js';
 import { kCloseConnection, kOversizedBody, kReport, kResponseHeaders, kSerializer, kStatus, kTarget } from '../symbols.js';
 import type { RouteInfo } from '../router/route-info.js';
@@ -7,6 +11,9 @@ import type { Serializer } from '../response/compiled-serializer.js';
 import { parseCookies } from './cookies.js';
 import { parseQueryString, type QueryValues } from './query-string.js';
 import { parseBodyBytes } from './body-parser.js';
+import { parseJsonBody } from './body-json.js';
+import { isHeaderName, isHeaderValue, recordableHeaderName } from '../response/header-rules.js';
+import { KilnError } from '../kiln-error.js';
 import { clientAddress, type ProxyTrust } from './client-address.js';
 
 /**
@@ -64,6 +71,15 @@ export interface KilnRequest extends Request {
   /**
    * Adds a header to whatever response this request ends with, without creating a `Response`.
    * Recording the same name again replaces the value (except `Set-Cookie`, which adds one).
+   * Throws a `TypeError` (code `KILN040`) for a name that is not an HTTP token, a value with a
+   * character HTTP cannot carry (control characters, anything past U+00FF), or a connection or
+   * framing header (`content-length`, `transfer-encoding`, `connection`, …), which Kiln writes itself.
+   *
+   * @example
+   * ```ts
+   * req.setResponseHeader('x-request-id', id);
+   * req.setResponseHeader('x-echo', encodeURIComponent(userText)); // user text: encode it first
+   * ```
    */
   setResponseHeader(name: string, value: string): void;
 }
@@ -74,10 +90,21 @@ export interface RequestOptions {
   readonly trustProxy: ProxyTrust;
   /** The server's `onError`, guarded: called once for an error that is not an `HttpError`. */
   readonly report: (error: unknown, req: KilnRequest) => void;
+  /** Deepest nesting of arrays and objects a JSON body may have. */
+  readonly maxBodyDepth: number;
+  /** Milliseconds a streamed response may wait for a client that reads nothing; 0 = no limit. */
+  readonly sendTimeout: number;
 }
 
-function hasLineBreak(text: string): boolean {
-  return text.includes('\n') || text.includes('\r');
+/** The KILN040 TypeError for a header `setResponseHeader` cannot record; the value itself is not echoed. */
+function refusedHeader(name: unknown, value: unknown): KilnError {
+  const shown = typeof name === 'string' ? JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}...` : name) : typeof name;
+  let reason: string;
+  if (!isHeaderName(name)) reason = 'its name is not an HTTP token (letters, digits and !#$%&\'*+-.^_`|~ only)';
+  else if (typeof value !== 'string') reason = `its value must be a string, got ${value === null ? 'null' : typeof value}`;
+  else if (!isHeaderValue(value)) reason = 'its value has a character HTTP cannot carry (a control character such as CR, LF or NUL, DEL, or one past U+00FF: percent-encode it)';
+  else reason = 'it is a connection or framing header, which Kiln writes itself';
+  return new KilnError('KILN040', `setResponseHeader(${shown}, ...) refused: ${reason}`);
 }
 
 const emptyParams: Record<string, string> = Object.freeze(Object.create(null));
@@ -148,10 +175,9 @@ export abstract class RequestCore implements KilnRequest {
 
   // hot path: the rate limiter records three headers on every request
   setResponseHeader(name: string, value: string): void {
-    if (hasLineBreak(name) || hasLineBreak(value)) {
-      throw new TypeError(`Response header '${name.replace(/[\r\n]/g, ' ')}' contains a line break`);
-    }
-    const lowerName = name.toLowerCase();
+    // Refused here, at the developer's call, rather than when Node writes the head.
+    const lowerName = recordableHeaderName(name);
+    if (lowerName === undefined || !isHeaderValue(value)) throw refusedHeader(name, value);
     const recorded = (this[kResponseHeaders] ??= []);
     // A later value replaces an earlier one (an inner rate limiter's headers win), except Set-Cookie.
     if (lowerName !== 'set-cookie') {
@@ -229,9 +255,13 @@ export abstract class RequestCore implements KilnRequest {
     return this.#rawBody().then((buffer) => new Blob([buffer], { type: this.headers.get('content-type') ?? '' }));
   }
 
-  /** Parses the body as JSON whatever its Content-Type, like `Request.json()`. Cached. */
+  /**
+   * Parses the body as JSON whatever its Content-Type, like `Request.json()`. Cached. Invalid or
+   * empty JSON rejects with `400 Failed to parse JSON body: …`, nesting past `maxBodyDepth` with a 400.
+   */
   json(): Promise<any> {
-    return (this.#json ??= this.text().then((text) => JSON.parse(text)));
+    // Invalid or empty JSON is the client's mistake: a 400, never a bare SyntaxError (a 500).
+    return (this.#json ??= this.#rawBody().then((buffer) => parseJsonBody(buffer, this.options.maxBodyDepth)));
   }
 
   async formData(): Promise<FormData> {
@@ -246,7 +276,7 @@ export abstract class RequestCore implements KilnRequest {
   parseBody(): Promise<unknown> {
     if (this.#parsed === undefined) {
       this.#parsed = this.#rawBody().then((buffer) => {
-        const value = parseBodyBytes(buffer, this.headers.get('content-type'));
+        const value = parseBodyBytes(buffer, this.headers.get('content-type'), this.options.maxBodyDepth);
         this.#parsedValue = value;
         return value;
       });

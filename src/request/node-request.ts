@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import { HttpError } from '../http-error.js';
-import { kCloseConnection } from '../symbols.js';
+import { kCloseConnection, kOversizedBody, kSendTimeout } from '../symbols.js';
 import { bodyTooLarge } from './body-limit.js';
+import { refusedStream } from './body-stream.js';
 import { NodeHeaders } from './node-headers.js';
 import { RequestCore, type RequestOptions } from './kiln-request.js';
 
@@ -22,6 +22,11 @@ export class NodeRequest extends RequestCore {
     super(incoming.method!, incoming.url!, options);
     this.incoming = incoming;
     this.response = response;
+  }
+
+  /** See `sendTimeout` in the server configuration. */
+  get [kSendTimeout](): number {
+    return this.options.sendTimeout;
   }
 
   get headers(): Headers {
@@ -61,7 +66,7 @@ export class NodeRequest extends RequestCore {
   protected socketAddress(): string | undefined {
     const address = this.incoming.socket.remoteAddress;
     // A dual-stack listener reports IPv4 clients as '::ffff:203.0.113.7'; one client, one address.
-    return address !== undefined && address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+    return address?.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
   }
 
   protected declaredLength(): string | undefined {
@@ -79,8 +84,68 @@ export class NodeRequest extends RequestCore {
     return this.#signal;
   }
 
+  /**
+   * The body as a web stream, bounded by maxBodySize like every other way of reading it. Built on
+   * the IncomingMessage's events rather than `Readable.toWeb`, whose cancel destroys the socket:
+   * past the limit the reader gets the 413 and Kiln can still answer it (then closes the connection).
+   */
   protected openStream(): ReadableStream<Uint8Array> | null {
-    return Readable.toWeb(this.incoming) as ReadableStream<Uint8Array>;
+    const incoming = this.incoming;
+    const limit = this.options.maxBodySize;
+    if (this[kOversizedBody]() !== undefined) return refusedStream(limit);
+    let size = 0;
+    let settled = false;
+    const stopReading = () => {
+      settled = true;
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+      incoming.off('close', onClose);
+      if (!incoming.complete) {
+        incoming.pause();
+        this[kCloseConnection] = true;
+      }
+    };
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        stopReading();
+        controller.error(bodyTooLarge(limit));
+        return;
+      }
+      controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      if ((controller.desiredSize ?? 1) <= 0) incoming.pause();
+    };
+    const onEnd = () => {
+      stopReading();
+      controller.close();
+    };
+    const onError = () => {
+      stopReading();
+      controller.error(bodyEndedEarly());
+    };
+    const onClose = () => {
+      if (settled || incoming.complete) return;
+      stopReading();
+      controller.error(bodyEndedEarly());
+    };
+    return new ReadableStream<Uint8Array>(
+      {
+        start: (c) => {
+          controller = c;
+          incoming.on('data', onData);
+          incoming.on('end', onEnd);
+          incoming.on('error', onError);
+          incoming.on('close', onClose);
+        },
+        pull: () => {
+          if (!settled) incoming.resume();
+        },
+        cancel: () => stopReading(),
+      },
+      new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }),
+    );
   }
 
   protected readBytes(limit: number): Promise<Buffer> {

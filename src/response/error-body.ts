@@ -1,11 +1,14 @@
 import { STATUS_CODES } from 'node:http';
 import { HttpError } from '../http-error.js';
+import { KilnError } from '../kiln-error.js';
 
 export interface ErrorOutcome {
   status: number;
   body: string;
-  /** True when the error was not an HttpError: it is a bug to log, and its details stay private. */
+  /** True when the error was not a usable HttpError: it is a bug to log, and its details stay private. */
   unexpected: boolean;
+  /** What to report when `unexpected`: the error itself, or a KilnError saying why it could not be used. */
+  reported: unknown;
 }
 
 export function errorBody(status: number, message: string, data?: unknown): string {
@@ -14,18 +17,47 @@ export function errorBody(status: number, message: string, data?: unknown): stri
   return JSON.stringify(body);
 }
 
+const internalBody = errorBody(500, 'Internal Server Error');
+
+function internal(reported: unknown): ErrorOutcome {
+  return { status: 500, body: internalBody, unexpected: true, reported };
+}
+
+function withCause(error: KilnError, cause: unknown): KilnError {
+  error.cause = cause;
+  return error;
+}
+
 /**
  * `{ "error": <reason phrase>, "message": <message> }` (+ `data`) for an HttpError; a generic 500
  * for anything else, so that no message or stack of an internal error ever reaches the client.
+ * Never throws: a thrown value whose traps throw (a hostile Proxy) or an HttpError-like object with
+ * an impossible status becomes a reported 500.
  */
 export function errorOutcome(error: unknown): ErrorOutcome {
-  if (error instanceof HttpError) {
+  try {
+    if (!(error instanceof HttpError)) return internal(error);
+    const status = error.status;
+    if (!Number.isInteger(status) || status < 400 || status > 599) {
+      const shown = typeof status === 'number' ? String(status) : typeof status;
+      return internal(withCause(new KilnError('KILN042', `An HttpError with the status ${shown} was thrown; an HttpError status is an integer from 400 to 599`), error));
+    }
+    const message = String(error.message);
     try {
-      return { status: error.status, body: errorBody(error.status, error.message, error.data), unexpected: false };
+      return { status, body: errorBody(status, message, error.data), unexpected: false, reported: undefined };
     } catch {
       // data that cannot be serialised: keep the status and message
-      return { status: error.status, body: errorBody(error.status, error.message), unexpected: false };
+      return { status, body: errorBody(status, message), unexpected: false, reported: undefined };
     }
+  } catch (failure) {
+    return internal(withCause(new KilnError('KILN044', `A thrown value could not be inspected (${describeFailure(failure)})`), failure));
   }
-  return { status: 500, body: errorBody(500, 'Internal Server Error'), unexpected: true };
+}
+
+function describeFailure(failure: unknown): string {
+  try {
+    return failure instanceof Error ? `${failure.name}: ${failure.message}` : typeof failure;
+  } catch {
+    return 'its inspection threw';
+  }
 }

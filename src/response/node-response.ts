@@ -1,11 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import { kCloseConnection, kReport, kResponseHeaders } from '../symbols.js';
 import type { NodeRequest } from '../request/node-request.js';
+import { isPromiseLike } from '../is-promise-like.js';
+import { KilnError } from '../kiln-error.js';
 import { errorOutcome } from './error-body.js';
+import { isSendableStatus } from './header-rules.js';
 import { jsonContentType, serialize, valueStatus } from './json-body.js';
-import { withRecordedHeaders } from './web-response.js';
-import { copyWebStream } from './web-stream-copy.js';
-import { responseSource } from './response-source.js';
+import { writeWebResponse } from './web-response-writer.js';
+import { answerWriteFailure } from './write-failure.js';
 
 function appendRecorded(req: NodeRequest, headers: string[]): string[] {
   const recorded = req[kResponseHeaders];
@@ -14,45 +16,27 @@ function appendRecorded(req: NodeRequest, headers: string[]): string[] {
   return headers;
 }
 
-/** Writes a complete JSON (or empty) response in one `writeHead` + `end`. */
+/**
+ * Writes a complete JSON (or empty) response in one `writeHead` + `end`. Without `req` (Kiln's own
+ * answers: 404, 405, 413, 414) every header is Kiln's; with it, use {@link writeRequestJson}.
+ */
 export function writeJson(res: ServerResponse, req: NodeRequest | undefined, status: number, body: string | undefined): void {
   const headers = body === undefined ? [] : ['content-type', jsonContentType, 'content-length', String(Buffer.byteLength(body))];
   res.writeHead(status, req === undefined ? headers : appendRecorded(req, headers));
   res.end(body);
 }
 
-/** Streams a web Response to the socket: its status, its headers, its body without buffering. */
-async function writeWebResponse(req: NodeRequest, response: Response): Promise<void> {
-  const res = req.response;
-  const merged = withRecordedHeaders(req, response);
-  const headers: string[] = [];
-  merged.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers.push(name, value);
-  });
-  for (const cookie of merged.headers.getSetCookie()) headers.push('set-cookie', cookie);
-  if (req[kCloseConnection]) headers.push('connection', 'close');
-  const source = responseSource(merged);
-  if (source !== undefined && !merged.headers.has('content-length')) headers.push('content-length', String(Buffer.byteLength(source)));
-  res.writeHead(merged.status, headers);
-  const body = merged.body;
-  if (body === null || req.method === 'HEAD' || merged.status === 204 || merged.status === 304) {
-    res.end();
-    if (body !== null) body.cancel().catch(() => {});
-    return;
-  }
-  if (source !== undefined) {
-    res.end(source);
-    return;
-  }
+// hot path: a plain return value or an error, with the request's recorded headers
+function writeRequestJson(req: NodeRequest, status: number, body: string | undefined): void {
   try {
-    await copyWebStream(body, res);
+    if (!isSendableStatus(status)) throw new KilnError('KILN042', `${req.method} ${req.path} answered with the status ${String(status)}; Kiln sends 200 to 599`);
+    writeJson(req.response, req, status, body);
   } catch (error) {
-    // Headers are already sent: the only honest signal left is to cut the connection.
-    if (!res.destroyed) res.destroy();
-    if ((error as NodeJS.ErrnoException)?.code !== 'ERR_STREAM_PREMATURE_CLOSE') req[kReport](error);
+    answerWriteFailure(req, error);
   }
 }
 
+/** Answers an error thrown or rejected by the pipeline. Never throws. */
 export function writeError(req: NodeRequest, error: unknown): void {
   const res = req.response;
   if (res.headersSent) {
@@ -61,23 +45,44 @@ export function writeError(req: NodeRequest, error: unknown): void {
     return;
   }
   const outcome = errorOutcome(error);
-  if (outcome.unexpected) req[kReport](error);
-  writeJson(res, req, outcome.status, outcome.body);
+  if (outcome.unexpected) req[kReport](outcome.reported);
+  writeRequestJson(req, outcome.status, outcome.body);
 }
 
 // hot path: a plain return value becomes one writeHead + end
+/** Answers the pipeline's value: a web Response is streamed, anything else sent as JSON. Never throws. */
 export function writeValue(req: NodeRequest, value: unknown): void {
-  if (value instanceof Response) {
-    // Whatever escapes the streaming writer's own handling is answered (or cut) like any error.
-    writeWebResponse(req, value).catch((error: unknown) => writeError(req, error));
-    return;
-  }
   let body: string | undefined;
   try {
+    if (value instanceof Response) {
+      void writeWebResponse(req, value);
+      return;
+    }
     body = serialize(req, value);
   } catch (error) {
+    // a value JSON cannot serialise, or a Proxy whose traps throw
     writeError(req, error);
     return;
   }
-  writeJson(req.response, req, valueStatus(req, value), body);
+  writeRequestJson(req, valueStatus(req, value), body);
+}
+
+/**
+ * Answers what `dispatch` returned: a value now, or a promise (or any thenable, even a hostile
+ * one) once it settles. Never throws, and no rejection is left unhandled.
+ */
+export function writeResult(req: NodeRequest, result: unknown): void {
+  try {
+    if (!isPromiseLike(result)) {
+      writeValue(req, result);
+      return;
+    }
+    // Promise.resolve adopts a thenable in a job of its own, so a `then` that throws is a rejection.
+    Promise.resolve(result).then(
+      (value) => writeValue(req, value),
+      (error) => writeError(req, error),
+    );
+  } catch (error) {
+    writeError(req, error);
+  }
 }

@@ -51,7 +51,7 @@ export function valueToWebResponse(req: RequestCore, value: unknown): Response {
 
 export function errorToWebResponse(req: RequestCore, error: unknown): Response {
   const outcome = errorOutcome(error);
-  if (outcome.unexpected) req[kReport](error);
+  if (outcome.unexpected) req[kReport](outcome.reported);
   return new Response(req.method === 'HEAD' ? null : outcome.body, {
     status: outcome.status,
     headers: headersFor(req, jsonContentType),

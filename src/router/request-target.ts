@@ -1,9 +1,11 @@
 // The request target as both transports hand it over: origin-form (`/path?query`) from a socket
 // and from `app.fetch`, absolute-form (`http://host/path`) from a proxy-style client.
 
+import { normalisePath } from './normalise-path.js';
+
 /**
- * The path the router matches: no query, no trailing slash (`/items/` is `/items`). An
- * absolute-form target is parsed, and throws on garbage.
+ * The path the router matches: normalised (see normalisePath), no query, no trailing slash
+ * (`/items/` is `/items`). An absolute-form target is parsed, and throws on garbage.
  */
 export function targetPath(target: string): string {
   let path: string;
@@ -12,6 +14,7 @@ export function targetPath(target: string): string {
     const question = target.indexOf('?');
     path = question === -1 ? target : target.slice(0, question);
   }
+  path = normalisePath(path);
   return path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.slice(0, -1) : path;
 }
 

@@ -32,7 +32,10 @@ async function serve() {
 }
 
 if (process.env.KILN_LOAD_SERVER === '1') {
-  serve();
+  serve().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
 } else {
   const Load = suite('load');
   let child: ChildProcess;

@@ -14,13 +14,31 @@ class MisbehavingController {
   @Get('/broken-stream') brokenStream() {
     let sent = false;
     const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent) return controller.error(new Error('disk read failed'));
+      async pull(controller) {
+        if (sent) {
+          // fails on a later turn of the event loop, once the head is out
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          return controller.error(new Error('disk read failed'));
+        }
         sent = true;
         controller.enqueue(new TextEncoder().encode('first part;'));
       },
     });
     return new Response(body, { headers: { 'content-type': 'text/plain' } });
+  }
+  @Get('/failing-stream') failingStream() {
+    const body = new ReadableStream<Uint8Array>({ pull(controller) { controller.error(new Error('file not found')); } });
+    return new Response(body, { headers: { 'content-type': 'text/plain', 'x-kept': 'no' } });
+  }
+  @Get('/used-body') async usedBody() {
+    const response = new Response('already read');
+    await response.text();
+    return response;
+  }
+  @Get('/locked-body') lockedBody() {
+    const response = new Response('locked');
+    response.body!.getReader();
+    return response;
   }
   @Get('/crlf-response') @compiledBinder((req: KilnRequest) => [req.query.v])
   crlfResponse(value: string) { return new Response('x', { headers: { 'x-echo': value } }); }
@@ -66,6 +84,27 @@ Misbehaving('a Response whose body stream fails mid-way cuts the connection and 
   await new Promise((r) => setTimeout(r, 20));
   assert.is(logged.length, 1);
   assert.is((await request(server.base, '/bad/reject-value')).status, 500, 'the server still serves');
+});
+
+Misbehaving('a Response whose body stream fails before any byte is sent answers a reported 500 without its headers', async () => {
+  const reply = await raw(port, 'GET /bad/failing-stream HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  assert.equal(reply.statuses, [500]);
+  assert.not.match(reply.text, /x-kept/);
+  assert.ok(reply.text.endsWith(JSON.stringify(internal)));
+  assert.is(logged.length, 1);
+  assert.is((logged[0]!.error as Error).message, 'file not found');
+});
+
+Misbehaving('a Response whose body is already read or locked answers 500 with a status line, reported as KILN043', async () => {
+  for (const path of ['/bad/used-body', '/bad/locked-body']) {
+    logged.length = 0;
+    const reply = await raw(port, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    assert.equal(reply.statuses, [500], path);
+    assert.ok(reply.text.endsWith(JSON.stringify(internal)), path);
+    assert.is(logged.length, 1, path);
+    assert.is((logged[0]!.error as { code?: string }).code, 'KILN043', path);
+    assert.is((await request(server.base, '/bad/reject-value')).status, 500, 'the server still serves');
+  }
 });
 
 Misbehaving('a header value with CR/LF from user input is refused, never injected', async () => {

@@ -22,7 +22,7 @@ Shutdown('close() lets in-flight requests finish, refuses new connections, then 
   await new Promise((r) => setTimeout(r, 50));
   const closing = server.close();
   let closed = false;
-  closing.then(() => { closed = true; });
+  void closing.then(() => { closed = true; });
   await new Promise((r) => setTimeout(r, 50));
   const refused = await fetch(`${server.base}/s/fast`).then(() => 'answered', (error) => error.cause?.code ?? String(error));
   assert.is(refused, 'ECONNREFUSED');

@@ -16,7 +16,11 @@ export interface RawOptions {
   wait?: number;
   /** Resolve as soon as this many responses have arrived, without waiting for close. */
   responses?: number;
-  /** Write the payload in these pieces, with `pause` ms between them. */
+  /**
+   * Write the payload in these pieces, with `pause` ms between them. Writing stops once the server
+   * has closed its side: a piece sent after that would make it reset the connection, and a reset
+   * may discard the answer before it is read.
+   */
   pieces?: (string | Buffer)[];
   pause?: number;
 }
@@ -46,6 +50,10 @@ export function raw(port: number, payload: string | Buffer, options: RawOptions 
         if (complete >= options.responses && /\r\n\r\n/.test(text)) setTimeout(() => finish(false), 20);
       }
     });
+    let serverEnded = false;
+    socket.on('end', () => {
+      serverEnded = true;
+    });
     socket.on('close', () => finish(true));
     socket.on('error', () => finish(true));
     socket.on('connect', async () => {
@@ -54,7 +62,7 @@ export function raw(port: number, payload: string | Buffer, options: RawOptions 
         return;
       }
       for (const piece of options.pieces) {
-        if (socket.destroyed) return;
+        if (socket.destroyed || serverEnded) return;
         socket.write(piece);
         await new Promise((r) => setTimeout(r, options.pause ?? 50));
       }

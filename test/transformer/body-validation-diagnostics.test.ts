@@ -63,9 +63,11 @@ test('without typia in plugins, each typed body fails the build with KILN110 at 
 test('KILN110 says exactly what to add to tsconfig.json', async () => {
   const { compiled } = await compile('no-typia');
   assert.match(compiled.output,
-    `app.ts(11,24): error TS9110: KILN110: @Body() user: NewUser is validated by a typia validator generated at build time, but typia's transformer is not configured: ` +
+    `app.ts(11,24): error TS9110: KILN110: @Body() user: NewUser is validated by a typia validator generated at build time (typia is needed for object and array body types and for typia tags; ` +
+    "a string, number, boolean, literal union or enum needs none), but typia's transformer is not configured: " +
     `add { "transform": "typia/lib/transform" } after @kiln/core/transformer's entry in compilerOptions.plugins (and npm install typia), or declare the body unknown to leave it unvalidated`);
-  assert.match(compiled.output, "app.ts(16,30): error TS9110: KILN110: @Body('name') name: string is validated by a typia validator");
+  assert.match(compiled.output, "app.ts(16,30): error TS9110: KILN110: @Body('tags') tags: string[] is validated by a typia validator");
+  assert.not.match(compiled.output, "@Body('name') name: string", 'a scalar field needs no typia');
 });
 
 test('with typia: a Date in a body is KILN112 and a body type module scope cannot name is KILN111, each at its line', async () => {

@@ -111,7 +111,9 @@ test('strict: union bodies', async () => {
   await rejects('/v/shape', json({ kind: 'triangle' }), [{ path: '$input', expected: '(Circle | Square)', value: { kind: 'triangle' } }]);
   await accepts(strict, '/v/number', json(5), 5);
   await accepts(strict, '/v/number', json(null), null);
-  await rejects('/v/number', json('5'), [{ path: '$input', expected: '(null | number)', value: '5' }]);
+  // `number | null` is a scalar: Kiln checks it without typia, and names the body.
+  const text = await send(strict, '/v/number', json('5'));
+  assert.equal([text.status, text.json().message], [400, 'Request body expected number, got "5"']);
 });
 
 test('strict: a primitive body (text/plain) is validated', async () => {
@@ -135,8 +137,11 @@ test("strict: @Body('field') validates the field, with paths that start at the f
   await accepts(strict, '/v/field', json({ user, note: 'hi' }), { name: 'Ada', note: 'hi' });
   await accepts(strict, '/v/field', json({ user }), { name: 'Ada' });
   await rejects('/v/field', json({ user: { ...user, age: -1 }, note: 'hi' }), [{ path: '$input.user.age', expected: 'number & Minimum<0>', value: -1 }]);
-  await rejects('/v/field', json({ user, note: 3 }), [{ path: '$input.note', expected: '(string | undefined)', value: 3 }]);
-  await rejects('/v/odd-field', json({ 'x-count': 'many' }), [{ path: '$input["x-count"]', expected: 'number', value: 'many' }]);
+  // A scalar field is checked by Kiln's own rules (no typia): its 400 names the field.
+  const note = await send(strict, '/v/field', json({ user, note: 3 }));
+  assert.equal([note.status, note.json().message], [400, "Parameter 'note' expected string, got 3"]);
+  const count = await send(strict, '/v/odd-field', json({ 'x-count': 'many' }));
+  assert.equal([count.status, count.json().message], [400, 'Parameter \'x-count\' expected number, got "many"']);
 });
 
 test("strict: several typed @Body('field') parameters: the 400 names the failures of all of them", async () => {

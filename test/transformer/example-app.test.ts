@@ -15,7 +15,8 @@ let base = '';
 test.before(async () => {
   child = spawn(process.execPath, [join(root, 'examples', 'start.mjs')], { cwd: root, env: { ...process.env, PORT: '0' } });
   base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`example did not start:\n${output}`)), 60_000);
+    // A hang guard, not a time limit: start.mjs builds the example first, minutes on a loaded machine.
+    const timer = setTimeout(() => reject(new Error(`example did not start:\n${output}`)), 300_000);
     const read = (chunk: Buffer) => {
       output += chunk;
       const match = /listening on http:\/\/localhost:(\d+)/.exec(output);

@@ -271,6 +271,11 @@ class Analyser {
         }
         return model;
       }
+      // A string, number, boolean, literal union or enum needs no schema: Kiln checks it itself.
+      const scalar = conversionOfType(this.tk, type, parameter.type);
+      if (scalar.ok && scalar.check === undefined && ['text', 'number', 'boolean', 'enum'].includes(scalar.conversion.kind)) {
+        return { ...model, bodyScalar: scalar.conversion as ParameterModel['bodyScalar'] };
+      }
       const answer = bodyValidationOf(this.tk, parameter, type, key);
       if ('problems' in answer) {
         for (const problem of answer.problems) this.#report(problem.key, problem.node, problem.message);
@@ -410,13 +415,16 @@ function isModuleScope(tsi: typeof ts, declaration: ts.Node): boolean {
   return true;
 }
 
-/** Finds every Kiln-decorated method of the program and analyses its parameters into plain data. */
-export function analyseProgram(tk: Toolkit): ProgramModel {
+/**
+ * Finds every Kiln-decorated method of the program and analyses its parameters into plain data;
+ * with `only`, the methods of those files (KILN105 then compares routes within them only).
+ */
+export function analyseProgram(tk: Toolkit, only?: ReadonlySet<string>): ProgramModel {
   const options = tk.program.getCompilerOptions();
   const configFile = options['configFilePath'];
   const projectDir = (typeof configFile === 'string' ? configFile.replace(/[\\/][^\\/]*$/, '') : tk.program.getCurrentDirectory()).replace(/\\/g, '/');
   const analyser = new Analyser(tk, projectDir);
-  for (const file of ownSourceFiles(tk)) analyser.file(file);
+  for (const file of ownSourceFiles(tk)) if (only === undefined || only.has(file.fileName)) analyser.file(file);
   analyser.injection.reportCycles();
   return { files: analyser.files, diagnostics: [...compilerOptionDiagnostics(tk), ...analyser.diagnostics] };
 }

@@ -43,7 +43,8 @@ export function bodyValidationOf(tk: Toolkit, parameter: ts.ParameterDeclaration
 
   if (!typiaConfigured(tk.program.getCompilerOptions())) {
     return problem('typiaNotConfigured', at,
-      `${written} is validated by a typia validator generated at build time, but typia's transformer is not configured: ` +
+      `${written} is validated by a typia validator generated at build time (typia is needed for object and array body types and for typia tags; ` +
+      "a string, number, boolean, literal union or enum needs none), but typia's transformer is not configured: " +
       `add ${typiaEntry} after @kiln/core/transformer's entry in compilerOptions.plugins (and npm install typia), ` +
       'or declare the body unknown to leave it unvalidated');
   }

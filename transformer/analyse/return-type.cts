@@ -52,14 +52,14 @@ const untypedClasses = new Set(['Map', 'Set', 'WeakMap', 'WeakSet', 'RegExp', 'P
  * typia's transformer in `plugins` (and `typedResponses` not set explicitly) nothing is
  * serialised from types: such an app keeps `JSON.stringify`, as before typed responses existed.
  */
-export function analyseResponses(tk: Toolkit, option: TypedResponsesOption | undefined): ResponsesModel {
+export function analyseResponses(tk: Toolkit, option: TypedResponsesOption | undefined, only?: ReadonlySet<string>): ResponsesModel {
   const files = new Map<string, FileResponses>();
   const diagnostics: ts.Diagnostic[] = [];
   const factory = option === 'assert' ? 'createAssertStringify' : 'createStringify';
   if (option === false) return { files, diagnostics, factory };
   const typia = typiaConfigured(tk.program.getCompilerOptions());
   for (const file of ownSourceFiles(tk)) {
-    if (!file.text.includes('@')) continue;
+    if (!file.text.includes('@') || (only !== undefined && !only.has(file.fileName))) continue;
     const methods = new Map<number, ResponseSerialization>();
     const visit = (node: ts.Node): void => {
       if (tk.ts.isMethodDeclaration(node) && isRoute(tk, node)) {

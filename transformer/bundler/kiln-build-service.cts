@@ -84,8 +84,12 @@ export class KilnBuildService {
   readonly #compilerHost: ts.CompilerHost;
   readonly #configErrors: readonly BuildMessage[];
   readonly #typia: TypiaTransform | undefined;
-  #projectVersion = 0;
-  #compiled: CompiledState | undefined;
+  /** The whole project compiled once, by the first build: one checker for every file. */
+  #whole: CompiledState | undefined;
+  /** After an edit, each file transformed again is compiled on its own, on the edited project. */
+  #partial: { readonly source: ts.Program; readonly byFile: Map<string, CompiledState> } | undefined;
+  /** Each file's last result, valid while neither it nor a file it depends on for types changes. */
+  readonly #results = new Map<string, { readonly key: string; readonly result: TransformedModule | undefined }>();
 
   constructor(options: KilnBuildOptions = {}) {
     const tsconfig = resolve(options.tsconfig ?? 'tsconfig.json');
@@ -103,10 +107,10 @@ export class KilnBuildService {
     })!;
     this.#configErrors = parsed.errors.map((d) => this.#message(d));
     const kilnEntry = pluginEntries(parsed.options).find((entry) => typeof entry.transform === 'string' && kilnTransform.test(entry.transform));
-    this.#config = {
-      disable: options.disable ?? (kilnEntry?.['disable'] as string[] | undefined),
-      bindingModule: options.bindingModule ?? (kilnEntry?.['bindingModule'] as string | undefined),
-    };
+    // The tsconfig plugin entry's options (disable, bindingModule, typedResponses, ...), then the plugin's own.
+    const { tsconfig: _tsconfig, ...pluginOptions } = options;
+    const { transform: _transform, transformProgram: _transformProgram, ...entryOptions } = kilnEntry ?? {};
+    this.#config = { ...(entryOptions as KilnTransformerConfig), ...pluginOptions };
     this.#options = emitOptions(tsi, parsed.options);
     this.#rootNames = new Set(parsed.fileNames);
     this.#typia = typiaConfigured(parsed.options) ? typiaTransformOf(projectRequire) : undefined;
@@ -148,11 +152,22 @@ export class KilnBuildService {
     if (!code.includes('@') && !usesTypia) return undefined;
     fileName = fileName.replace(/\\/g, '/');
     this.#files.provide(fileName, code);
-    if (!this.#rootNames.has(fileName)) {
-      this.#rootNames.add(fileName);
-      this.#projectVersion++;
-    }
-    const state = this.#compile();
+    this.#rootNames.add(fileName);
+    const previous = this.#results.get(fileName);
+    if (previous !== undefined && previous.key === this.#versionKey(fileName, previous.result?.watchFiles ?? [])) return previous.result;
+    const result = this.#transform(fileName, code, usesTypia);
+    this.#results.set(fileName, { key: this.#versionKey(fileName, result?.watchFiles ?? []), result });
+    return result;
+  }
+
+  /** The versions of a file and of the files it depends on: its last result stays valid while these do. */
+  #versionKey(fileName: string, watchFiles: readonly string[]): string {
+    return [fileName, ...watchFiles].map((file) => this.#files.version(file)).join(' ');
+  }
+
+  #transform(fileName: string, code: string, usesTypia: boolean): TransformedModule | undefined {
+    const tsi = this.#ts;
+    const state = this.#compile(fileName);
     const { compiled } = state;
     const plan = compiled.plans.get(fileName);
     const errors = [
@@ -187,13 +202,24 @@ export class KilnBuildService {
     return { ...withSourceMap(output, fileName, code), errors: [], watchFiles };
   }
 
-  /** The compiled program of the current project version: analysed and rewritten once per version. */
-  #compile(): CompiledState {
+  /**
+   * The compiled program to emit a file from. The first build compiles the whole project once; a
+   * rebuild after an edit compiles only the file asked for, on the edited project (the other
+   * files keep their results), so its cost does not grow with the project.
+   */
+  #compile(fileName: string): CompiledState {
     const source = this.#service.getProgram()!;
-    if (this.#compiled?.source !== source) {
-      this.#compiled = { source, compiled: compileProgram(this.#ts, source, this.#compilerHost, this.#config), typiaDiagnostics: [] };
+    const compile = (only?: ReadonlySet<string>): CompiledState =>
+      ({ source, compiled: compileProgram(this.#ts, source, this.#compilerHost, this.#config, only), typiaDiagnostics: [] });
+    this.#whole ??= compile();
+    if (this.#whole.source === source) return this.#whole;
+    if (this.#partial?.source !== source) this.#partial = { source, byFile: new Map() };
+    let state = this.#partial.byFile.get(fileName);
+    if (state === undefined) {
+      state = compile(new Set([fileName]));
+      this.#partial.byFile.set(fileName, state);
     }
-    return this.#compiled;
+    return state;
   }
 
   #message(diagnostic: ts.Diagnostic): BuildMessage {

@@ -61,6 +61,7 @@ function convertExpression(parameter: ParameterModel, conversion: Conversion, va
   if (parameter.required) {
     read = parameter.source === 'body' && parameter.key === '' ? `${helpers}.requiredBody(body, strict)` : `${helpers}.required(${read}, ${key}, strict)`;
   }
+  if (parameter.bodyScalar !== undefined) return bodyScalarExpression(parameter.bodyScalar, read, key, values);
   if (parameter.check !== undefined) return checkedExpression(parameter, parameter.check, conversion, read, key, validators.nameOf(parameter.check.typeQuery, parameter.check.site));
   switch (conversion.kind) {
     case 'raw': return parameter.source === 'header' ? `${helpers}.toText(${read})` : read;
@@ -88,6 +89,16 @@ function checkedExpression(parameter: ParameterModel, check: ParameterCheck, con
   const parse = item.kind === 'number' ? `${helpers}.parseNumber` : `${helpers}.parseText`;
   if (conversion.kind !== 'array') return `${helpers}.toTagged(${read}, ${key}, strict, ${parse}, ${validator})`;
   return `${helpers}.toTaggedArray(${listExpression(parameter, read)}, ${key}, strict, ${parse}, ${validator})`;
+}
+
+/** A scalar `@Body` field checked by Kiln's own rules (src/binding/body-scalar.ts); `''` names the whole body. */
+function bodyScalarExpression(item: ItemConversion, read: string, key: string, values: ValueLists): string {
+  switch (item.kind) {
+    case 'number': return `${helpers}.bodyNumber(req, ${read}, ${key}, strict)`;
+    case 'boolean': return `${helpers}.bodyBoolean(req, ${read}, ${key}, strict)`;
+    case 'enum': return `${helpers}.bodyEnum(req, ${read}, ${key}, strict, ${values.nameOf(item.values)})`;
+    default: return `${helpers}.bodyText(req, ${read}, ${key}, strict)`;
+  }
 }
 
 function listExpression(parameter: ParameterModel, read: string): string {

@@ -50,10 +50,17 @@ export interface CompiledProgram {
  * (find + analyse), write each file's binders (emit), rewrite the files that hold Kiln
  * decorators, and build the program the checker and emitter see. Nothing is hooked into it.
  */
-export function compileProgram(tsi: typeof ts, program: ts.Program, host: ts.CompilerHost | undefined, config: KilnTransformerConfig): CompiledProgram {
+export function compileProgram(
+  tsi: typeof ts,
+  program: ts.Program,
+  host: ts.CompilerHost | undefined,
+  config: KilnTransformerConfig,
+  /** Only these files (a rebuild after an edit); default: every file of the program. */
+  only?: ReadonlySet<string>,
+): CompiledProgram {
   const tk: Toolkit = { ts: tsi, program, checker: program.getTypeChecker() };
-  const model = analyseProgram(tk);
-  const responses = analyseResponses(tk, config.typedResponses);
+  const model = analyseProgram(tk, only);
+  const responses = analyseResponses(tk, config.typedResponses, only);
   const options = program.getCompilerOptions();
   const bindingModule = config.bindingModule ?? '@kiln/core/binding';
 

@@ -219,12 +219,14 @@ redisTest('a command that timed out while Redis was paused (CLIENT PAUSE) is nev
   for (const failOpen of [true, false]) {
     const storeClient = redisClient();
     const admin = redisClient();
-    const store = new RedisStore({ client: storeClient, prefix: `${prefix}pause-${failOpen}:`, timeoutMs: 100, failOpen, onError: () => {} });
+    // timeoutMs leaves a loaded machine time for the request before the pause; the pause outlasts the five during it
+    const store = new RedisStore({ client: storeClient, prefix: `${prefix}pause-${failOpen}:`, timeoutMs: 600, failOpen, onError: () => {} });
     const s = await serve({ max: 3, windowMs: 60_000, store, keyGenerator: () => 'paused' });
     const waiter = redisClient();
     try {
+      await Promise.all([storeClient.ping(), admin.ping(), waiter.ping()]); // connected before anything is timed
       assert.equal(limitHeaders(await get(s.base, '/ping')).remaining, '2', 'one counted request before the pause');
-      await admin.client('PAUSE', 2000, 'ALL');
+      await admin.client('PAUSE', 4000, 'ALL');
       // Five requests while Redis holds every command: each gives up after timeoutMs.
       const during = await Promise.all(Array.from({ length: 5 }, () => get(s.base, '/ping')));
       assert.equal(during.map((r) => r.status), failOpen ? [200, 200, 200, 200, 200] : [429, 429, 429, 429, 429]);
@@ -244,7 +246,7 @@ redisTest('a command that timed out while Redis was paused (CLIENT PAUSE) is nev
 });
 
 redisTest('200 concurrent requests against max 50 (RedisStore): exactly 50 pass', async () => {
-  const s = await serve({ max: 50, windowMs: 10_000, store: new RedisStore({ client: client!, prefix: `${prefix}burst:` }) });
+  const s = await serve({ max: 50, windowMs: 10_000, store: new RedisStore({ client: client!, prefix: `${prefix}burst:`, timeoutMs: 10_000 }) });
   const statuses = await Promise.all(Array.from({ length: 200 }, () => fetch(`${s.base}/ping`).then(async (r) => { await r.arrayBuffer(); return r.status; })));
   const passed = statuses.filter((status) => status === 200).length;
   const refused = statuses.filter((status) => status === 429).length;
@@ -279,7 +281,7 @@ redisTest('two server processes sharing one Redis: the limit holds across both',
     // At once: 100 concurrent requests split over both processes, against a fresh counter.
     await client!.del(`${prefix}cluster:{everyone}`);
     const burst = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => fetch(`${(i % 2 ? a : b).base}/ping`).then(async (r) => ({ status: r.status, pid: r.ok ? ((await r.json()) as { pid: number }).pid : (await r.arrayBuffer(), 0) }))),
+      Array.from({ length: 100 }, (_, i) => fetch(`${(i % 2 ? a : b).base}/ping`).then(async (r) => ({ status: r.status, pid: r.ok ? ((await r.json()) as { pid: number }).pid : await r.arrayBuffer().then(() => 0) }))),
     );
     const passed = burst.filter((r) => r.status === 200);
     const pids = new Set(passed.map((r) => r.pid));

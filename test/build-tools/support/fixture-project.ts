@@ -49,18 +49,20 @@ export function run(command: string, args: readonly string[], cwd: string, env: 
 export interface Served {
   readonly base: string;
   readonly child: ChildProcess;
+  /** What the process printed so far. */
+  output(): string;
   stop(): void;
 }
 
-/** Starts a server process (PORT=0) and waits for its `listening on <port>` line. */
+/** Starts a server process (PORT=0) and waits for its `listening on <port>` (or `on http://localhost:<port>`) line. */
 export function serve(args: readonly string[], cwd: string): Promise<Served> {
   const child = spawn(process.execPath, args, { cwd, env: { ...process.env, PORT: '0', NO_COLOR: '1' } });
   let output = '';
   return new Promise((resolve, reject) => {
     const read = (chunk: Buffer) => {
       output += chunk;
-      const port = /listening on (\d+)/.exec(output)?.[1];
-      if (port !== undefined) resolve({ base: `http://127.0.0.1:${port}`, child, stop: () => child.kill('SIGTERM') });
+      const port = /listening on (?:http:\/\/localhost:)?(\d+)/.exec(output)?.[1];
+      if (port !== undefined) resolve({ base: `http://127.0.0.1:${port}`, child, output: () => output, stop: () => child.kill('SIGTERM') });
     };
     child.stdout.on('data', read);
     child.stderr.on('data', read);

@@ -30,7 +30,7 @@ test('validateBody: with strict a failure is a 400 HttpError listing every path,
     const e = error as HttpError;
     assert.is(e.status, 400);
     assert.is(e.message, 'Invalid request body: $input.age expected number & Minimum<0>, got -1; $input.name expected string, got undefined');
-    assert.equal(e.data, { errors: [{ path: '$input.age', expected: 'number & Minimum<0>', value: -1 }, { path: '$input.name', expected: 'string', value: undefined }] });
+    assert.equal(e.data, { errors: [{ path: '$input.age', expected: 'number & Minimum<0>', value: -1 }, { path: '$input.name', expected: 'string' }] });
   }
 });
 
@@ -57,19 +57,41 @@ test('validateBody with a failures list collects instead of throwing; allBodiesV
   assert.is(allBodiesValid(args, []), args);
 });
 
-test('bodyValidationError: the message lists ten failures, data.errors every one', () => {
+test('bodyValidationError: the message and data.errors list ten failures, data.more counts the rest', () => {
   const failures = Array.from({ length: 12 }, (_, i) => ({ path: `$input[${i}]`, expected: 'number', value: 'x' }));
   const error = bodyValidationError(failures);
   assert.is(error.message.split('; ').length, 11);
-  assert.ok(error.message.endsWith('; and 2 more (see data.errors)'), error.message);
-  assert.is((error.data as { errors: unknown[] }).errors.length, 12);
+  assert.ok(error.message.endsWith('; and 2 more'), error.message);
+  const data = error.data as { errors: unknown[]; more: number };
+  assert.is(data.errors.length, 10);
+  assert.is(data.more, 2);
 });
 
-test('bodyValidationError: a long received value is shortened in the message only', () => {
-  const value = 'y'.repeat(100);
+test('bodyValidationError: a long received value is shortened, in the message to 60 bytes, in data.errors to 100', () => {
+  const value = 'y'.repeat(1000);
   const error = bodyValidationError([{ path: '$input', expected: 'number', value }]);
-  assert.is(error.message, `Invalid request body: $input expected number, got "${'y'.repeat(56)}...`);
-  assert.is((error.data as { errors: { value: unknown }[] }).errors[0]!.value, value);
+  assert.is(error.message, `Invalid request body: $input expected number, got "${'y'.repeat(55)}...`);
+  assert.is((error.data as { errors: { value: unknown }[] }).errors[0]!.value, `"${'y'.repeat(95)}...`);
+  const short = bodyValidationError([{ path: '$input', expected: 'number', value: { a: [1, 2] } }]);
+  assert.equal((short.data as { errors: { value: unknown }[] }).errors[0]!.value, { a: [1, 2] }, 'a short value is kept as it is');
+});
+
+test('bodyValidationError: 100,000 failures with long paths, types and escaped values make a 400 under 16 KiB', () => {
+  const key = '\u0001€'.repeat(5000);
+  const failures = Array.from({ length: 100_000 }, (_, i) => ({ path: `$input["${key}${i}"]`, expected: `(${key} | undefined)`, value: { [key]: key } }));
+  const error = bodyValidationError(failures);
+  const body = JSON.stringify({ error: 'Bad Request', message: error.message, data: error.data });
+  assert.ok(Buffer.byteLength(body) <= 16 * 1024, `${Buffer.byteLength(body)} bytes`);
+  assert.is((error.data as { more: number }).more, 99_990);
+});
+
+test('validateBody: a validator reporting 150,000 failures is collected without spreading them, and counted', () => {
+  const many = Array.from({ length: 150_000 }, (_, i) => ({ path: `$input.k${i}`, expected: 'undefined', value: i }));
+  const failures: BodyValidationError[] = [];
+  validateBody({}, true, failing(many), '$input.a', failures);
+  validateBody({}, true, failing(many.slice(0, 3)), '$input.b', failures);
+  assert.is(failures.length, 10);
+  assert.throws(() => allBodiesValid([], failures), (error: HttpError) => (error.data as { more: number }).more === 150_003 - 10);
 });
 
 test.run();

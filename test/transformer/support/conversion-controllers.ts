@@ -64,6 +64,11 @@ export class BodyController {
   @Post('/required') required(@Body() body: { name: string }) { return out(body); }
   @Post('/field') field(@Body('name') name?: string) { return out(name); }
   @Post('/required-field') requiredField(@Body('name') name: string) { return out(name); }
+  @Post('/number') number(@Body('n') n?: number) { return out(n); }
+  @Post('/boolean') boolean(@Body('on') on?: boolean) { return out(on); }
+  @Post('/enum') sort(@Body('sort') sort?: Sort) { return out(sort); }
+  @Post('/union') union(@Body('size') size?: 'S' | 'M') { return out(size); }
+  @Post('/text') text(@Body() text?: string) { return out(text); }
   @Post('/both') both(@Body() body: unknown, @Body('name') name: unknown, @Query('n') n?: number) {
     return { body: out(body).value, name: out(name).value, n: out(n).value };
   }

@@ -1,4 +1,4 @@
-// A returned Response's body is copied to the socket chunk by chunk (src/response/web-stream-copy.ts):
+// A returned Response's body is copied to the socket chunk by chunk (src/response/web-response-writer.ts):
 // large bodies arrive whole through backpressure, a client that goes away cancels the source
 // stream, and neither is reported as an error.
 import { test } from 'uvu';
@@ -92,8 +92,8 @@ test('a client that goes away mid-stream cancels the source stream; nothing is r
     });
     request.on('error', (error) => ((error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error)));
   });
-  const reason = await cancellation;
-  assert.is((reason as NodeJS.ErrnoException).code, 'ERR_STREAM_PREMATURE_CLOSE');
+  // Resolves only when the writer cancelled the source stream.
+  await cancellation;
   // The writer settles after the cancellation (its pending read, then one setImmediate): let it.
   for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
   assert.equal(reported, []);

@@ -1,0 +1,40 @@
+// One esbuild build of a generated Kiln app with @kiln/core/esbuild, in its own process (as a
+// user's build script runs): `node esbuild-build.mjs <appDir> full` bundles once;
+// `... incremental <controller>` bundles, edits that controller (a handler's return value), and
+// rebuilds through the same esbuild context. Prints the timings as JSON.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { context } from 'esbuild';
+import kiln from '@kiln/core/esbuild';
+
+const [appDir, mode, controller] = process.argv.slice(2);
+const options = {
+  entryPoints: [join(appDir, 'src', 'main.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20',
+  outfile: join(appDir, 'bundle', 'server.mjs'), packages: 'bundle', logLevel: 'silent',
+  plugins: [kiln({ tsconfig: join(appDir, 'tsconfig.json') })],
+};
+
+const started = performance.now();
+const build = await context(options);
+const first = await build.rebuild();
+const fullMs = performance.now() - started;
+const fullCpu = process.cpuUsage();
+if (first.errors.length > 0) throw new Error(first.errors.map((e) => e.text).join('\n'));
+const result = { fullMs, fullCpuMs: (fullCpu.user + fullCpu.system) / 1000 };
+if (mode === 'incremental') {
+  const file = join(appDir, 'src', controller);
+  const source = readFileSync(file, 'utf8');
+  writeFileSync(file, source.replace('return { route: ', 'return { edited: true, route: '));
+  const editedAt = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const second = await build.rebuild();
+  result.incrementalMs = performance.now() - editedAt;
+  // This process's CPU time for the rebuild (esbuild's own service process not counted): less disturbed by other load.
+  const cpu = process.cpuUsage(cpuBefore);
+  result.incrementalCpuMs = (cpu.user + cpu.system) / 1000;
+  writeFileSync(file, source);
+  if (second.errors.length > 0) throw new Error(second.errors.map((e) => e.text).join('\n'));
+  if (!readFileSync(options.outfile, 'utf8').includes('edited: true')) throw new Error('the rebuild did not pick up the edit');
+}
+await build.dispose();
+console.log(JSON.stringify(result));

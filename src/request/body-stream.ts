@@ -1,0 +1,24 @@
+import { bodyTooLarge } from './body-limit.js';
+
+/**
+ * `stream` bounded by `limit` bytes: once more has arrived, the reader gets the 413 `HttpError`
+ * instead of the next chunk and the source is cancelled, so `req.body` honours `maxBodySize`
+ * exactly as `parseBody()` and `text()` do.
+ */
+export function limitedStream(stream: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
+  let size = 0;
+  return stream.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        size += chunk.byteLength;
+        if (size > limit) controller.error(bodyTooLarge(limit));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
+/** A stream that fails at once with the 413: the declared Content-Length is already over the limit. */
+export function refusedStream(limit: number): ReadableStream<Uint8Array> {
+  return new ReadableStream({ start: (controller) => controller.error(bodyTooLarge(limit)) });
+}
