@@ -1,5 +1,5 @@
 // Percent-encoded octets; the unreserved ones (RFC 3986 2.3: letters, digits, - . _ ~) are decoded.
-const escape = /%[0-9A-Fa-f]{2}/g;
+const percentEscape = /%[0-9A-Fa-f]{2}/g;
 
 function decodeUnreserved(octet: string): string {
   const code = parseInt(octet.slice(1), 16);
@@ -46,7 +46,7 @@ function removeDotSegments(path: string): string {
 export function normalisePath(path: string): string {
   const escaped = path.indexOf('%') !== -1;
   if (!escaped && path.indexOf('/.') === -1 && path.indexOf('\\') === -1) return path;
-  let normalised = escaped ? path.replace(escape, decodeUnreserved) : path;
+  let normalised = escaped ? path.replace(percentEscape, decodeUnreserved) : path;
   if (normalised.indexOf('\\') !== -1) normalised = normalised.replaceAll('\\', '/');
   if (normalised.indexOf('/.') !== -1) normalised = removeDotSegments(normalised);
   return normalised;

@@ -40,6 +40,7 @@ class UnsendableController {
   @Get('/reject-proxy') async rejectProxy() { throw hostileProxy(); }
   @Get('/return-proxy') returnProxy() { return hostileProxy(); }
   @Get('/return-proxy-async') async returnProxyAsync() { return hostileProxy(); }
+  // biome-ignore lint/suspicious/noThenProperty: a handler returning a hostile thenable is the case under test
   @Get('/thenable') thenable() { return { then() { throw new Error('then threw'); } }; }
   @Get('/status-abc') statusAbc() { throw forgedHttpError('abc'); }
   @Get('/status-700') async status700() { throw forgedHttpError(700); }

@@ -88,7 +88,7 @@ test('the README shows the binders the build really wrote', () => {
   const blocks = [...docs.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!);
   assert.is(blocks.length, 2);
   for (const block of blocks) assert.ok(emitted.includes(block), `not in the emitted file:\n${block}`);
-  assert.ok(emitted.includes('_list_decorators = [kiln$b.compiledBinder(kiln$bind_BooksController_list), Get(\'/\')];'));
+  assert.ok(emitted.includes("_list_decorators = [kiln$b.compiledBinder(kiln$bind_BooksController_list), kiln$b.compiledSerializer(kiln$serialize_0), Get('/')];"));
 });
 
 test.run();
