@@ -28,9 +28,13 @@ const store = new RedisStore({ client, prefix: 'kiln-rl:', timeoutMs: 10_000 });
 store.init({ windowMs: 3_600_000, max: 100 });
 const keys = 100_000;
 for (let i = 0; i < keys; i += 1000) {
-  await Promise.all(Array.from({ length: 1000 }, (_, j) => store.hit(`2001:db8:${((i + j) >> 16).toString(16)}:${((i + j) & 0xffff).toString(16)}::/56`)));
+  await Promise.all(
+    Array.from({ length: 1000 }, (_, j) => store.hit(`2001:db8:${((i + j) >> 16).toString(16)}:${((i + j) & 0xffff).toString(16)}::/56`)),
+  );
 }
 const grown = (await used()) - before;
-console.log(`\n${keys} keys of one request each (IPv6 /56 keys): used_memory +${mib(grown)} MiB, ${Math.round(grown / keys)} B per key → about ${mib((grown / keys) * 1e6)} MiB at 1,000,000 keys`);
+console.log(
+  `\n${keys} keys of one request each (IPv6 /56 keys): used_memory +${mib(grown)} MiB, ${Math.round(grown / keys)} B per key → about ${mib((grown / keys) * 1e6)} MiB at 1,000,000 keys`,
+);
 await client.flushall();
 client.disconnect();

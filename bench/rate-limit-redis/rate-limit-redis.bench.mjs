@@ -36,7 +36,11 @@ function freePort() {
 /** A redis-server of its own on a free loopback port, pinned to the load generator's core (the server core stays the app's). */
 async function startRedis() {
   const port = await freePort();
-  const child = spawn('taskset', ['-c', String(loadCore), 'redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn(
+    'taskset',
+    ['-c', String(loadCore), 'redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   const client = new Redis(port, '127.0.0.1', { retryStrategy: () => 50 });
   await client.ping();
   return {
@@ -59,7 +63,8 @@ function commandStats(info) {
 async function checkServer(server, port) {
   const response = await fetch(`http://127.0.0.1:${port}${route.request.path}`, { headers: route.request.headers });
   const body = await response.json();
-  if (response.status !== 200 || JSON.stringify(body) !== JSON.stringify(route.expected)) throw new Error(`${server.name} answered ${response.status} ${JSON.stringify(body)}`);
+  if (response.status !== 200 || JSON.stringify(body) !== JSON.stringify(route.expected))
+    throw new Error(`${server.name} answered ${response.status} ${JSON.stringify(body)}`);
   const remaining = response.headers.get('ratelimit-remaining') ?? response.headers.get('x-ratelimit-remaining');
   if (remaining === null) throw new Error(`${server.name} sent no rate-limit header: its limiter is not in the path`);
 }
@@ -86,10 +91,14 @@ export async function runRateLimitRedis({ rounds = 3, seconds = 5, warmupSeconds
           const calls = commandStats(await redis.client.info('commandstats'));
           delete calls.info; // our own INFO
           const total = Object.values(calls).reduce((a, b) => a + b, 0);
-          const scripts = Object.entries(calls).filter(([name]) => scriptCommands.has(name)).reduce((a, [, n]) => a + n, 0);
+          const scripts = Object.entries(calls)
+            .filter(([name]) => scriptCommands.has(name))
+            .reduce((a, [, n]) => a + n, 0);
           const run = { ...result, commandsPerRequest: total / result.requests, scriptCallsPerRequest: scripts / result.requests, calls };
           runs[server.id].push(run);
-          console.log(`  round ${round + 1} ${server.name}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms} ms, ${run.scriptCallsPerRequest.toFixed(2)} script calls and ${run.commandsPerRequest.toFixed(2)} Redis commands per request, ${result.errors} errors`);
+          console.log(
+            `  round ${round + 1} ${server.name}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms} ms, ${run.scriptCallsPerRequest.toFixed(2)} script calls and ${run.commandsPerRequest.toFixed(2)} Redis commands per request, ${result.errors} errors`,
+          );
         } finally {
           await started.stop();
         }
@@ -116,7 +125,14 @@ export async function runRateLimitRedis({ rounds = 3, seconds = 5, warmupSeconds
   });
   const kiln = summary.find((s) => s.id === 'kiln');
   for (const s of summary) s.kilnRatio = kiln.rps / s.rps;
-  const result = { scenario: '(f) route (b) behind a global rate limiter on Redis', limit, rounds, seconds, loadGenerator: await loadGeneratorName(), servers: summary };
+  const result = {
+    scenario: '(f) route (b) behind a global rate limiter on Redis',
+    limit,
+    rounds,
+    seconds,
+    loadGenerator: await loadGeneratorName(),
+    servers: summary,
+  };
   await writeFile(here('../results/rate-limit-redis.md'), markdown(result));
   console.log(`\nWrote bench/results/rate-limit-redis.md`);
   return result;
@@ -131,11 +147,19 @@ function markdown(result) {
     '',
     '| server | req/s | Kiln ×faster | p99 (ms) | Redis round trips (script calls) / request | Redis commands / request (inside scripts included) | runs (req/s) |',
     '|---|---:|---:|---:|---:|---:|---|',
-    ...result.servers.map((s) => `| ${s.name} | ${Math.round(s.rps)} | ${s.kilnRatio.toFixed(2)} | ${s.p99Ms} | ${s.scriptCallsPerRequest.toFixed(2)} | ${s.commandsPerRequest.toFixed(2)} | ${s.runs.join(', ')} |`),
+    ...result.servers.map(
+      (s) =>
+        `| ${s.name} | ${Math.round(s.rps)} | ${s.kilnRatio.toFixed(2)} | ${s.p99Ms} | ${s.scriptCallsPerRequest.toFixed(2)} | ${s.commandsPerRequest.toFixed(2)} | ${s.runs.join(', ')} |`,
+    ),
     '',
     'Commands per request in the last run, by command:',
     '',
-    ...result.servers.map((s) => `- ${s.name}: ${Object.entries(s.commandsOfLastRun).map(([name, n]) => `${name} ${n}`).join(', ')}`),
+    ...result.servers.map(
+      (s) =>
+        `- ${s.name}: ${Object.entries(s.commandsOfLastRun)
+          .map(([name, n]) => `${name} ${n}`)
+          .join(', ')}`,
+    ),
     '',
   ];
   return lines.join('\n');

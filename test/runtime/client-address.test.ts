@@ -1,12 +1,25 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, Get, KilnError, canonicalAddress, compiledBinder, createServer, type KilnConfig, type KilnRequest, type TrustProxy } from '@kiln/core';
+import {
+  Controller,
+  Get,
+  KilnError,
+  canonicalAddress,
+  compiledBinder,
+  createServer,
+  type KilnConfig,
+  type KilnRequest,
+  type TrustProxy,
+} from '@kiln/core';
 import { request, requestInProcess, start } from '../support/server.js';
 
 @Controller('/')
 class WhoAmI {
-  @Get('/ip') @compiledBinder((req: KilnRequest) => [req])
-  ip(req: KilnRequest) { return { ip: req.ip ?? null }; }
+  @Get('/ip')
+  @compiledBinder((req: KilnRequest) => [req])
+  ip(req: KilnRequest) {
+    return { ip: req.ip ?? null };
+  }
 }
 
 const Canonical = suite('canonicalAddress');
@@ -59,10 +72,14 @@ Trust('an unusable trustProxy fails createServer with KILN070', () => {
   assert.is(codeOf(-1), 'KILN070: trustProxy: a hop count must be a whole number of proxies (0 or more), got -1');
   assert.is(codeOf(1.5), 'KILN070: trustProxy: a hop count must be a whole number of proxies (0 or more), got 1.5');
   assert.is(codeOf(['10.0.0.0/33']), "KILN070: trustProxy: '10.0.0.0/33' has an invalid prefix length (0 to 32)");
-  assert.is(codeOf(['proxy.internal']), "KILN070: trustProxy: 'proxy.internal' is not an IP address or CIDR range (e.g. '10.0.0.0/8', '::1', 'loopback')");
+  assert.is(
+    codeOf(['proxy.internal']),
+    "KILN070: trustProxy: 'proxy.internal' is not an IP address or CIDR range (e.g. '10.0.0.0/8', '::1', 'loopback')",
+  );
   assert.is(codeOf([10]), 'KILN070: trustProxy: every entry of the list must be a string, got number');
   assert.is(codeOf({}), 'KILN070: trustProxy must be a boolean, a hop count or a list of addresses/CIDR ranges, got object');
-  for (const fine of [true, false, 0, 1, 3, '127.0.0.1', 'loopback, 10.0.0.0/8', ['::1/128', 'fc00::/7', 'uniquelocal', 'linklocal']]) assert.is(codeOf(fine), undefined, JSON.stringify(fine));
+  for (const fine of [true, false, 0, 1, 3, '127.0.0.1', 'loopback, 10.0.0.0/8', ['::1/128', 'fc00::/7', 'uniquelocal', 'linklocal']])
+    assert.is(codeOf(fine), undefined, JSON.stringify(fine));
 });
 
 /** `req.ip` over a real socket from 127.0.0.1 with these request headers. */
@@ -79,16 +96,19 @@ async function ipOver(trustProxy: TrustProxy | undefined, headers: Record<string
   }
 }
 
-Trust('true (default, the spec): first X-Forwarded-For address, else X-Real-IP, else the socket; canonical; garbage never used', async () => {
-  const ips = await ipOver(undefined, [
-    { 'x-forwarded-for': '203.0.113.7, 10.0.0.1' },
-    { 'x-forwarded-for': '[2001:DB8:0::1]:443, 10.0.0.1' },
-    { 'x-forwarded-for': 'unknown, 10.0.0.1', 'x-real-ip': '::ffff:198.51.100.2' },
-    { 'x-forwarded-for': 'x'.repeat(5000), 'x-real-ip': 'y'.repeat(5000) },
-    {},
-  ]);
-  assert.equal(ips, ['203.0.113.7', '2001:db8::1', '198.51.100.2', '127.0.0.1', '127.0.0.1']);
-});
+Trust(
+  'true (default, the spec): first X-Forwarded-For address, else X-Real-IP, else the socket; canonical; garbage never used',
+  async () => {
+    const ips = await ipOver(undefined, [
+      { 'x-forwarded-for': '203.0.113.7, 10.0.0.1' },
+      { 'x-forwarded-for': '[2001:DB8:0::1]:443, 10.0.0.1' },
+      { 'x-forwarded-for': 'unknown, 10.0.0.1', 'x-real-ip': '::ffff:198.51.100.2' },
+      { 'x-forwarded-for': 'x'.repeat(5000), 'x-real-ip': 'y'.repeat(5000) },
+      {},
+    ]);
+    assert.equal(ips, ['203.0.113.7', '2001:db8::1', '198.51.100.2', '127.0.0.1', '127.0.0.1']);
+  },
+);
 
 Trust('false: the socket address whatever the headers say', async () => {
   assert.equal(await ipOver(false, [{ 'x-forwarded-for': '203.0.113.7', 'x-real-ip': '198.51.100.2' }]), ['127.0.0.1']);
@@ -106,12 +126,15 @@ Trust('a hop count: the entry that many hops from the right; the forged left ent
 });
 
 Trust('an address list: the right-most address that is not trusted; all trusted gives the left-most', async () => {
-  const ips = await ipOver(['loopback', '10.0.0.0/8'], [
-    { 'x-forwarded-for': '1.1.1.1, 203.0.113.7, 10.1.2.3' },
-    { 'x-forwarded-for': '10.9.9.9, 10.1.2.3' },
-    { 'x-forwarded-for': '1.1.1.1, not-an-ip, 10.1.2.3' }, // garbage where the client belongs: the last trusted hop
-    { 'x-forwarded-for': '2001:db8::5' },
-  ]);
+  const ips = await ipOver(
+    ['loopback', '10.0.0.0/8'],
+    [
+      { 'x-forwarded-for': '1.1.1.1, 203.0.113.7, 10.1.2.3' },
+      { 'x-forwarded-for': '10.9.9.9, 10.1.2.3' },
+      { 'x-forwarded-for': '1.1.1.1, not-an-ip, 10.1.2.3' }, // garbage where the client belongs: the last trusted hop
+      { 'x-forwarded-for': '2001:db8::5' },
+    ],
+  );
   assert.equal(ips, ['203.0.113.7', '10.9.9.9', '10.1.2.3', '2001:db8::5']);
   // the socket (127.0.0.1) itself not trusted: headers are ignored
   assert.equal(await ipOver(['10.0.0.0/8'], [{ 'x-forwarded-for': '203.0.113.7' }]), ['127.0.0.1']);

@@ -9,15 +9,19 @@ const port = Number(process.argv[2]);
 const redis = new Redis(process.env.REDIS_URL);
 const app = express();
 app.set('query parser', 'extended');
-app.use(rateLimit({
-  windowMs: Number(process.env.RL_WINDOW_MS),
-  limit: Number(process.env.RL_MAX),
-  standardHeaders: 'draft-6',
-  legacyHeaders: false,
-  store: new RedisStore({ sendCommand: (command, ...args) => redis.call(command, ...args), prefix: 'bench-express:' }),
-}));
+app.use(
+  rateLimit({
+    windowMs: Number(process.env.RL_WINDOW_MS),
+    limit: Number(process.env.RL_MAX),
+    standardHeaders: 'draft-6',
+    legacyHeaders: false,
+    store: new RedisStore({ sendCommand: (command, ...args) => redis.call(command, ...args), prefix: 'bench-express:' }),
+  }),
+);
 
-app.get('/hello', (_req, res) => { res.json({ hello: 'world' }); });
+app.get('/hello', (_req, res) => {
+  res.json({ hello: 'world' });
+});
 app.get('/users/:id', (req, res) => {
   const tags = req.query.tags;
   res.json({

@@ -23,7 +23,9 @@ if (cluster.isPrimary) {
     if (message.listening === undefined) return;
     listening.set(worker.id, message.listening);
     if (listening.size === workers) {
-      process.stdout.write(`${JSON.stringify({ port: message.listening, workers: [...listening.keys()], ports: [...new Set(listening.values())] })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ port: message.listening, workers: [...listening.keys()], ports: [...new Set(listening.values())] })}\n`,
+      );
     }
   });
   const stop = () => {
@@ -40,18 +42,26 @@ if (cluster.isPrimary) {
     redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
     // Under a burst a Redis answer can take longer than the default 200 ms, and the store then fails open:
     // REDIS_TIMEOUT_MS lets a load test wait instead.
-    store = new RedisStore({ client: redis, prefix: process.env.RL_PREFIX ?? 'kiln-cluster-example:', timeoutMs: Number(process.env.REDIS_TIMEOUT_MS ?? 200) });
+    store = new RedisStore({
+      client: redis,
+      prefix: process.env.RL_PREFIX ?? 'kiln-cluster-example:',
+      timeoutMs: Number(process.env.REDIS_TIMEOUT_MS ?? 200),
+    });
   } else {
     store = new MemoryStore();
   }
 
   @Controller('/')
   class Ping {
-    @Get('/ping') ping() { return { worker: Number(id) }; }
+    @Get('/ping') ping() {
+      return { worker: Number(id) };
+    }
   }
 
   /** Names the worker on every response, 429s included, so a client can see who answered. */
-  const tagWorker = (req: KilnRequest) => { req.setResponseHeader('x-worker', id); };
+  const tagWorker = (req: KilnRequest) => {
+    req.setResponseHeader('x-worker', id);
+  };
 
   const app = createServer({
     controllers: [Ping],

@@ -41,8 +41,10 @@ export class MemoryStore implements RateLimitStore {
   constructor(options: MemoryStoreOptions = {}) {
     const maxKeys = options.maxKeys ?? 10_000;
     const interval = options.cleanupIntervalMs ?? 60_000;
-    if (!Number.isInteger(maxKeys) || maxKeys < 1) throw new RateLimitError('KILN203', `MemoryStore maxKeys must be a whole number above 0, got ${maxKeys}`);
-    if (!(interval > 0) || !Number.isFinite(interval)) throw new RateLimitError('KILN203', `MemoryStore cleanupIntervalMs must be a positive number, got ${interval}`);
+    if (!Number.isInteger(maxKeys) || maxKeys < 1)
+      throw new RateLimitError('KILN203', `MemoryStore maxKeys must be a whole number above 0, got ${maxKeys}`);
+    if (!(interval > 0) || !Number.isFinite(interval))
+      throw new RateLimitError('KILN203', `MemoryStore cleanupIntervalMs must be a positive number, got ${interval}`);
     this.#maxKeys = maxKeys;
     this.#timer = setInterval(() => this.#dropIdle(Date.now()), interval);
     this.#timer.unref();
@@ -51,7 +53,10 @@ export class MemoryStore implements RateLimitStore {
   /** Called by `rateLimit`. A store serves one limiter: a second `init` throws. */
   init(options: RateLimitStoreOptions): void {
     if (this.#initialised) {
-      throw new RateLimitError('KILN202', 'This MemoryStore already serves another rateLimit(); give each rateLimit() its own store (one rateLimit() may be reused on several routes)');
+      throw new RateLimitError(
+        'KILN202',
+        'This MemoryStore already serves another rateLimit(); give each rateLimit() its own store (one rateLimit() may be reused on several routes)',
+      );
     }
     this.#initialised = true;
     this.#windowMs = options.windowMs;

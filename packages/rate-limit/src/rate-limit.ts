@@ -14,8 +14,10 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 
 /** Everything that can be checked before the first request is checked here (KILN201). */
 function checkOptions(options: RateLimitOptions, max: number, windowMs: number): void {
-  if (options === null || typeof options !== 'object') throw new RateLimitError('KILN201', `rateLimit(options): options must be an object, got ${options}`);
-  if (!Number.isInteger(max) || max < 0) throw new RateLimitError('KILN201', `rateLimit: max must be a whole number of requests (0 or more), got ${max}`);
+  if (options === null || typeof options !== 'object')
+    throw new RateLimitError('KILN201', `rateLimit(options): options must be an object, got ${options}`);
+  if (!Number.isInteger(max) || max < 0)
+    throw new RateLimitError('KILN201', `rateLimit: max must be a whole number of requests (0 or more), got ${max}`);
   if (typeof windowMs !== 'number' || !Number.isFinite(windowMs) || windowMs <= 0) {
     throw new RateLimitError('KILN201', `rateLimit: windowMs must be a positive number of milliseconds, got ${windowMs}`);
   }
@@ -25,7 +27,10 @@ function checkOptions(options: RateLimitOptions, max: number, windowMs: number):
     }
   }
   if (options.standardHeaders !== undefined && !standardHeaderModes.includes(options.standardHeaders)) {
-    throw new RateLimitError('KILN201', `rateLimit: standardHeaders must be true, false, 'draft-6', 'draft-7' or 'draft-8', got ${JSON.stringify(options.standardHeaders)}`);
+    throw new RateLimitError(
+      'KILN201',
+      `rateLimit: standardHeaders must be true, false, 'draft-6', 'draft-7' or 'draft-8', got ${JSON.stringify(options.standardHeaders)}`,
+    );
   }
   for (const name of ['legacyHeaders', 'trustProxy'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'boolean') {
@@ -33,7 +38,10 @@ function checkOptions(options: RateLimitOptions, max: number, windowMs: number):
     }
   }
   if (options.name !== undefined && !isPolicyName(options.name)) {
-    throw new RateLimitError('KILN201', `rateLimit: name must be 1 to 64 printable ASCII characters without '"' or '\\', got ${JSON.stringify(options.name)}`);
+    throw new RateLimitError(
+      'KILN201',
+      `rateLimit: name must be 1 to 64 printable ASCII characters without '"' or '\\', got ${JSON.stringify(options.name)}`,
+    );
   }
   const subnet = options.ipv6Subnet;
   if (subnet !== undefined && subnet !== false && (!Number.isInteger(subnet) || subnet < 1 || subnet > 128)) {
@@ -52,7 +60,7 @@ function warnTrustProxy(): void {
   if (warnedTrustProxy) return;
   warnedTrustProxy = true;
   process.emitWarning(
-    "rateLimit({ trustProxy }) is deprecated: the default key is req.ip, governed by createServer({ trustProxy }). rateLimit({ trustProxy: false }) still keys on the socket address alone.",
+    'rateLimit({ trustProxy }) is deprecated: the default key is req.ip, governed by createServer({ trustProxy }). rateLimit({ trustProxy: false }) still keys on the socket address alone.',
     { type: 'DeprecationWarning', code: 'KILN205' },
   );
 }
@@ -91,7 +99,13 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareFunction {
   const { handler, skip } = options;
   const standardHeaders = options.standardHeaders ?? true;
   const legacyHeaders = options.legacyHeaders ?? false;
-  const writeHeaders = headerWriter({ standardHeaders, legacyHeaders, max, windowMs, name: options.name ?? defaultPolicyName(max, windowMs) });
+  const writeHeaders = headerWriter({
+    standardHeaders,
+    legacyHeaders,
+    max,
+    windowMs,
+    name: options.name ?? defaultPolicyName(max, windowMs),
+  });
   const retryAfterHeader = standardHeaders !== false || legacyHeaders;
 
   const refuse = (req: KilnRequest, resetTime: number, now: number): unknown => {
@@ -99,7 +113,9 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareFunction {
     if (retryAfterHeader) req.setResponseHeader('Retry-After', String(retryAfter));
     if (handler === undefined) return tooManyRequests(retryAfter);
     const result = handler(req, max, 0, resetTime);
-    return isPromiseLike(result) ? Promise.resolve(result).then((value) => handlerResponse(value, retryAfter)) : handlerResponse(result, retryAfter);
+    return isPromiseLike(result)
+      ? Promise.resolve(result).then((value) => handlerResponse(value, retryAfter))
+      : handlerResponse(result, retryAfter);
   };
 
   // hot path: the recorded headers and no allocation beyond their strings

@@ -74,27 +74,43 @@ export class RedisStore implements RateLimitStore {
     if (options === null || typeof options !== 'object' || options.client == null) {
       throw new RateLimitError('KILN204', 'RedisStore needs { client }: an ioredis or redis client');
     }
-    if (options.prefix !== undefined && typeof options.prefix !== 'string') throw new RateLimitError('KILN203', `RedisStore prefix must be a string, got ${typeof options.prefix}`);
+    if (options.prefix !== undefined && typeof options.prefix !== 'string')
+      throw new RateLimitError('KILN203', `RedisStore prefix must be a string, got ${typeof options.prefix}`);
     if (options.prefix?.includes('{') || options.prefix?.includes('}')) {
-      throw new RateLimitError('KILN203', `RedisStore prefix must not contain '{' or '}' (the limiter key is the Redis Cluster hash tag), got '${options.prefix}'`);
+      throw new RateLimitError(
+        'KILN203',
+        `RedisStore prefix must not contain '{' or '}' (the limiter key is the Redis Cluster hash tag), got '${options.prefix}'`,
+      );
     }
-    if (options.clock !== undefined && typeof options.clock !== 'function') throw new RateLimitError('KILN203', `RedisStore clock must be a function returning milliseconds, got ${typeof options.clock}`);
+    if (options.clock !== undefined && typeof options.clock !== 'function')
+      throw new RateLimitError('KILN203', `RedisStore clock must be a function returning milliseconds, got ${typeof options.clock}`);
     this.#clock = options.clock;
-    if (options.failOpen !== undefined && typeof options.failOpen !== 'boolean') throw new RateLimitError('KILN203', `RedisStore failOpen must be true or false, got ${typeof options.failOpen}`);
+    if (options.failOpen !== undefined && typeof options.failOpen !== 'boolean')
+      throw new RateLimitError('KILN203', `RedisStore failOpen must be true or false, got ${typeof options.failOpen}`);
     this.#redis = scriptRunner(options.client);
     this.#prefix = options.prefix ?? 'kiln-rl:';
     this.#failOpen = options.failOpen ?? true;
     this.#timeoutMs = options.timeoutMs ?? 200;
-    if (!(this.#timeoutMs > 0) || !Number.isFinite(this.#timeoutMs)) throw new RateLimitError('KILN203', `RedisStore timeoutMs must be a positive number, got ${options.timeoutMs}`);
-    this.#onError = options.onError ?? ((error) => {
-      if (!this.#failing) console.warn(`[@kiln/rate-limit] Redis failed; ${this.#failOpen ? 'letting requests through' : 'refusing requests'} until it answers again:`, error);
-    });
+    if (!(this.#timeoutMs > 0) || !Number.isFinite(this.#timeoutMs))
+      throw new RateLimitError('KILN203', `RedisStore timeoutMs must be a positive number, got ${options.timeoutMs}`);
+    this.#onError =
+      options.onError ??
+      ((error) => {
+        if (!this.#failing)
+          console.warn(
+            `[@kiln/rate-limit] Redis failed; ${this.#failOpen ? 'letting requests through' : 'refusing requests'} until it answers again:`,
+            error,
+          );
+      });
   }
 
   /** Called by `rateLimit`. A store serves one limiter: a second `init` throws. */
   init(options: RateLimitStoreOptions): void {
     if (this.#initialised) {
-      throw new RateLimitError('KILN202', 'This RedisStore already serves another rateLimit(); give each rateLimit() its own store and prefix (one rateLimit() may be reused on several routes)');
+      throw new RateLimitError(
+        'KILN202',
+        'This RedisStore already serves another rateLimit(); give each rateLimit() its own store and prefix (one rateLimit() may be reused on several routes)',
+      );
     }
     this.#initialised = true;
     this.#windowMs = Math.ceil(options.windowMs);
@@ -128,7 +144,10 @@ export class RedisStore implements RateLimitStore {
     return this.#withTimeout(this.#redis.run(slidingWindowSha, slidingWindowScript, redisKey, args)).then(
       (reply) => {
         const [count, wait, now] = reply as [number | string, number | string, number | string];
-        if (Number(count) < 0) return this.#failed(new RedisStoreTimeoutError('Redis ran the command after this request had given up on it; it was not counted'));
+        if (Number(count) < 0)
+          return this.#failed(
+            new RedisStoreTimeoutError('Redis ran the command after this request had given up on it; it was not counted'),
+          );
         this.#failing = false;
         this.#learnOffset(Number(now) - sentAt, sentAt);
         return { count: Number(count), resetTime: Date.now() + Number(wait) };
@@ -184,11 +203,20 @@ export class RedisStore implements RateLimitStore {
   /** A reply, or a RedisStoreTimeoutError after timeoutMs: a request never waits on a Redis that is gone. */
   #withTimeout<T>(reply: Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new RedisStoreTimeoutError(`Redis did not answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      const timer = setTimeout(
+        () => reject(new RedisStoreTimeoutError(`Redis did not answer within ${this.#timeoutMs} ms`)),
+        this.#timeoutMs,
+      );
       timer.unref();
       reply.then(
-        (value) => { clearTimeout(timer); resolve(value); },
-        (error: unknown) => { clearTimeout(timer); reject(error); },
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
       );
     });
   }

@@ -6,7 +6,9 @@ import { get, getInProcess, start } from './support/server.js';
 
 @Controller('/')
 class Api {
-  @Get('/ping') ping() { return { ok: true }; }
+  @Get('/ping') ping() {
+    return { ok: true };
+  }
 }
 
 function serve(options: RateLimitOptions, trustProxy?: TrustProxy) {
@@ -18,7 +20,16 @@ function serve(options: RateLimitOptions, trustProxy?: TrustProxy) {
 /** A store that records the keys it is asked about and counts nothing. */
 function keySpy(): { store: RateLimitStore; keys: string[] } {
   const keys: string[] = [];
-  return { keys, store: { increment(key) { keys.push(key); return 1; }, reset() {} } };
+  return {
+    keys,
+    store: {
+      increment(key) {
+        keys.push(key);
+        return 1;
+      },
+      reset() {},
+    },
+  };
 }
 
 /** Statuses of requests sent one after another, each with its own headers. */
@@ -28,9 +39,10 @@ async function statuses(base: string, headers: Record<string, string>[]): Promis
   return result;
 }
 
-const forged = (n: number, extra?: string) => Array.from({ length: n }, (_, i) => ({ 'x-forwarded-for': extra === undefined ? `198.18.0.${i + 1}` : `198.18.0.${i + 1}, ${extra}` }));
+const forged = (n: number, extra?: string) =>
+  Array.from({ length: n }, (_, i) => ({ 'x-forwarded-for': extra === undefined ? `198.18.0.${i + 1}` : `198.18.0.${i + 1}, ${extra}` }));
 
-test('one trust setting: with the server\'s trustProxy false, a fresh X-Forwarded-For per request does not escape max', async () => {
+test("one trust setting: with the server's trustProxy false, a fresh X-Forwarded-For per request does not escape max", async () => {
   const s = await serve({ max: 2, windowMs: 60_000 }, false);
   assert.equal(await statuses(s.base, forged(5)), [200, 200, 429, 429, 429]);
   const still = await get(s.base, '/ping');
@@ -59,7 +71,7 @@ test('proxies that append (trustProxy: an address list): the right-most untruste
   await s.close();
 });
 
-test('the spec\'s rule (trustProxy true, the default) keys on the first entry: what a client forges counts', async () => {
+test("the spec's rule (trustProxy true, the default) keys on the first entry: what a client forges counts", async () => {
   const s = await serve({ max: 2, windowMs: 60_000 });
   assert.equal(await statuses(s.base, forged(4)), [200, 200, 200, 200], 'documented as unsafe without an overwriting proxy');
   await s.close();
@@ -67,8 +79,19 @@ test('the spec\'s rule (trustProxy true, the default) keys on the first entry: w
 
 test('seven spellings of one IPv6 address are one key', async () => {
   const s = await serve({ max: 3, windowMs: 60_000, ipv6Subnet: false });
-  const spellings = ['2001:db8::1', '2001:DB8::1', '2001:db8:0:0:0:0:0:1', '2001:0db8::0001', '[2001:db8::1]', '[2001:db8::1]:443', '2001:db8::1%eth0'];
-  const result = await statuses(s.base, spellings.map((address) => ({ 'x-forwarded-for': address })));
+  const spellings = [
+    '2001:db8::1',
+    '2001:DB8::1',
+    '2001:db8:0:0:0:0:0:1',
+    '2001:0db8::0001',
+    '[2001:db8::1]',
+    '[2001:db8::1]:443',
+    '2001:db8::1%eth0',
+  ];
+  const result = await statuses(
+    s.base,
+    spellings.map((address) => ({ 'x-forwarded-for': address })),
+  );
   assert.equal(result, [200, 200, 200, 429, 429, 429, 429]);
   await s.close();
 });
@@ -76,7 +99,11 @@ test('seven spellings of one IPv6 address are one key', async () => {
 test('IPv4-mapped IPv6 and IPv4 with a port are the IPv4 key', async () => {
   const spy = keySpy();
   const s = await serve({ store: spy.store });
-  await statuses(s.base, [{ 'x-forwarded-for': '::ffff:203.0.113.7' }, { 'x-forwarded-for': '[::ffff:cb00:7107]:80' }, { 'x-forwarded-for': '203.0.113.7:51234' }]);
+  await statuses(s.base, [
+    { 'x-forwarded-for': '::ffff:203.0.113.7' },
+    { 'x-forwarded-for': '[::ffff:cb00:7107]:80' },
+    { 'x-forwarded-for': '203.0.113.7:51234' },
+  ]);
   assert.equal(spy.keys, ['203.0.113.7', '203.0.113.7', '203.0.113.7']);
   await s.close();
 });
@@ -92,7 +119,11 @@ test('ipv6Subnet (default 56): 40 addresses of one /64 are one key; another /56 
 });
 
 test('ipv6Subnet: the key names the network; 64 and false narrow it', async () => {
-  for (const [subnet, expected] of [[undefined, '2001:db8:1234:5600::/56'], [64, '2001:db8:1234:5678::/64'], [false, '2001:db8:1234:5678::9']] as const) {
+  for (const [subnet, expected] of [
+    [undefined, '2001:db8:1234:5600::/56'],
+    [64, '2001:db8:1234:5678::/64'],
+    [false, '2001:db8:1234:5678::9'],
+  ] as const) {
     const spy = keySpy();
     const s = await serve(subnet === undefined ? { store: spy.store } : { store: spy.store, ipv6Subnet: subnet });
     await get(s.base, '/ping', { 'x-forwarded-for': '2001:DB8:1234:5678:0::9' });
@@ -107,7 +138,11 @@ test('ipv6Subnet: the key names the network; 64 and false narrow it', async () =
 test('a header entry that is not an address is never a key: garbage falls back to the socket address', async () => {
   const spy = keySpy();
   const s = await serve({ store: spy.store });
-  await statuses(s.base, [{ 'x-forwarded-for': 'x'.repeat(15_000) }, { 'x-forwarded-for': 'unknown', 'x-real-ip': '<script>' }, { 'x-forwarded-for': '203.0.113.7<' }]);
+  await statuses(s.base, [
+    { 'x-forwarded-for': 'x'.repeat(15_000) },
+    { 'x-forwarded-for': 'unknown', 'x-real-ip': '<script>' },
+    { 'x-forwarded-for': '203.0.113.7<' },
+  ]);
   assert.equal(spy.keys, ['127.0.0.1', '127.0.0.1', '127.0.0.1']);
   await s.close();
 });
@@ -115,14 +150,19 @@ test('a header entry that is not an address is never a key: garbage falls back t
 test('key length is capped: a 15 KB key from a keyGenerator is stored as a 50-character digest, distinct keys stay distinct', async () => {
   const spy = keySpy();
   const s = await serve({ store: spy.store, keyGenerator: (req) => req.headers.get('x-api-key') ?? 'none' });
-  await statuses(s.base, [{ 'x-api-key': 'a'.repeat(15_000) }, { 'x-api-key': 'a'.repeat(15_000) }, { 'x-api-key': 'b'.repeat(15_000) }, { 'x-api-key': 'k'.repeat(256) }]);
+  await statuses(s.base, [
+    { 'x-api-key': 'a'.repeat(15_000) },
+    { 'x-api-key': 'a'.repeat(15_000) },
+    { 'x-api-key': 'b'.repeat(15_000) },
+    { 'x-api-key': 'k'.repeat(256) },
+  ]);
   const [a1, a2, b, short] = spy.keys as [string, string, string, string];
   assert.match(a1, /^sha256:[A-Za-z0-9_-]{43}$/);
   assert.equal([a1.length, a1 === a2, a1 === b, short], [50, true, false, 'k'.repeat(256)]);
   await s.close();
 });
 
-test('in process without any address: a hash of User-Agent + Accept-Language; a forged header with the server\'s trustProxy false is ignored', async () => {
+test("in process without any address: a hash of User-Agent + Accept-Language; a forged header with the server's trustProxy false is ignored", async () => {
   const spy = keySpy();
   const s = await serve({ store: spy.store }, false);
   await getInProcess(s.app, '/ping', { 'user-agent': 'curl/8', 'x-forwarded-for': '203.0.113.7' });

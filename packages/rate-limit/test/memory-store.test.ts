@@ -39,7 +39,10 @@ test('a request exactly windowMs old has left the window', async () => {
 test('LRU: past maxKeys the least recently used 20% are evicted; touching a key keeps it', async () => {
   await withClock(1_700_000_000_000, (clock) => {
     const store = memoryStore(60_000, 100, { maxKeys: 10 });
-    for (let i = 0; i < 10; i++) { store.increment(`k${i}`); clock.now += 1; }
+    for (let i = 0; i < 10; i++) {
+      store.increment(`k${i}`);
+      clock.now += 1;
+    }
     store.increment('k0'); // k0 becomes the most recently used
     store.increment('k10'); // full: evicts ceil(10 * 20%) = 2 keys, the least recently used k1 and k2
     assert.is(store.size, 9);
@@ -78,7 +81,15 @@ test('time-based cleanup drops idle keys on its interval', () =>
 
 test('the cleanup timer never keeps the process alive', () => {
   const started = Date.now();
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', "const { MemoryStore } = await import('@kiln/rate-limit'); const s = new MemoryStore(); s.increment('a'); console.log('made', s.size);"], { encoding: 'utf8', timeout: 10_000 });
+  const child = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      "const { MemoryStore } = await import('@kiln/rate-limit'); const s = new MemoryStore(); s.increment('a'); console.log('made', s.size);",
+    ],
+    { encoding: 'utf8', timeout: 10_000 },
+  );
   assert.is(child.status, 0, child.stderr);
   assert.is(child.stdout.trim(), 'made 1');
   assert.ok(Date.now() - started < 5000, 'exited without waiting for the 60 s timer');

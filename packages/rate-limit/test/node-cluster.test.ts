@@ -17,7 +17,17 @@ test('the node:cluster example builds with tspc', () => {
 
 async function startExample(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; workers: number[] }> {
   const child = spawn(process.execPath, [`${exampleDir}dist/cluster.js`], {
-    env: { ...process.env, PORT: '0', WORKERS: '2', MAX: '50', WINDOW_MS: '60000', REDIS_URL: redisUrl, RL_PREFIX: prefix, REDIS_TIMEOUT_MS: '10000', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      WORKERS: '2',
+      MAX: '50',
+      WINDOW_MS: '60000',
+      REDIS_URL: redisUrl,
+      RL_PREFIX: prefix,
+      REDIS_TIMEOUT_MS: '10000',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
@@ -28,7 +38,14 @@ async function startExample(env: Record<string, string>): Promise<{ child: Child
 
 /** 500 concurrent requests; per worker (from its x-worker header): requests served and passed. */
 async function burst(base: string) {
-  const replies = await Promise.all(Array.from({ length: 500 }, () => fetch(`${base}/ping`).then(async (r) => { await r.arrayBuffer(); return { status: r.status, worker: r.headers.get('x-worker'), counted: r.headers.get('ratelimit-limit') === '50' }; })));
+  const replies = await Promise.all(
+    Array.from({ length: 500 }, () =>
+      fetch(`${base}/ping`).then(async (r) => {
+        await r.arrayBuffer();
+        return { status: r.status, worker: r.headers.get('x-worker'), counted: r.headers.get('ratelimit-limit') === '50' };
+      }),
+    ),
+  );
   const byWorker = new Map<string, { served: number; passed: number }>();
   for (const reply of replies) {
     assert.ok(reply.status === 200 || reply.status === 429, `status ${reply.status}`);
@@ -55,7 +72,10 @@ test('memory store: each worker counts on its own — 50 passes per worker that 
     console.log(`node:cluster, 2 workers, MemoryStore, 500 concurrent vs max 50: ${passed} passed, ${refused} refused (${detail})`);
     assert.is(byWorker.size, 2, 'both workers served');
     for (const [id, w] of byWorker) assert.is(w.passed, Math.min(50, w.served), `worker ${id}`);
-    assert.is(passed, [...byWorker.values()].reduce((sum, w) => sum + Math.min(50, w.served), 0));
+    assert.is(
+      passed,
+      [...byWorker.values()].reduce((sum, w) => sum + Math.min(50, w.served), 0),
+    );
     assert.ok(passed > 50, 'the limit does not hold across processes with the memory store');
     assert.equal(workers.length, 2);
   } finally {

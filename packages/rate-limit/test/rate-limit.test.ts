@@ -11,8 +11,12 @@ const t0 = 1_767_225_600_000;
 function serve(options: RateLimitOptions) {
   @Controller('/')
   class Api {
-    @Get('/ping') ping() { return { ok: true }; }
-    @Get('/fail') fail() { throw new HttpError(404, 'nothing here'); }
+    @Get('/ping') ping() {
+      return { ok: true };
+    }
+    @Get('/fail') fail() {
+      throw new HttpError(404, 'nothing here');
+    }
   }
   return start({ controllers: [Api], middlewares: [rateLimit(options)] });
 }
@@ -23,7 +27,16 @@ const defaultBody = (wait: number) => ({ error: 'Too Many Requests', message: `R
 /** A store that records the keys it is asked about and counts nothing. */
 function keySpy(): { store: RateLimitStore; keys: string[] } {
   const keys: string[] = [];
-  return { keys, store: { increment(key) { keys.push(key); return 1; }, reset() {} } };
+  return {
+    keys,
+    store: {
+      increment(key) {
+        keys.push(key);
+        return 1;
+      },
+      reset() {},
+    },
+  };
 }
 
 test('defaults: max 100 per 60 s, headers on the first response', async () => {
@@ -174,7 +187,13 @@ test('handler returning a string or null: JSON 429 of that value', async () => {
 });
 
 test('async handler returning data: JSON 429', async () => {
-  const s = await serve({ max: 0, handler: async () => { await sleep(5); return { later: 1 }; } });
+  const s = await serve({
+    max: 0,
+    handler: async () => {
+      await sleep(5);
+      return { later: 1 };
+    },
+  });
   const r = await get(s.base, '/ping');
   assert.is(r.status, 429);
   assert.equal(r.json(), { later: 1 });
@@ -194,7 +213,13 @@ test('handler returning a Response: sent as is (status, body, its headers), rate
 });
 
 test('handler throwing HttpError(429, message): 429 with that message and the headers', async () => {
-  const s = await serve({ max: 0, windowMs: 1000, handler: () => { throw new HttpError(429, 'Slow down, please'); } });
+  const s = await serve({
+    max: 0,
+    windowMs: 1000,
+    handler: () => {
+      throw new HttpError(429, 'Slow down, please');
+    },
+  });
   const r = await get(s.base, '/ping');
   assert.is(r.status, 429);
   assert.equal(r.json(), { error: 'Too Many Requests', message: 'Slow down, please' });
@@ -204,7 +229,13 @@ test('handler throwing HttpError(429, message): 429 with that message and the he
 
 test('handler returning undefined: the default 429', async () => {
   let called = 0;
-  const s = await serve({ max: 0, windowMs: 1000, handler: () => { called++; } });
+  const s = await serve({
+    max: 0,
+    windowMs: 1000,
+    handler: () => {
+      called++;
+    },
+  });
   const r = await get(s.base, '/ping');
   assert.equal([r.status, r.json(), called], [429, defaultBody(1), 1]);
   await s.close();
@@ -221,7 +252,14 @@ test('skip: a skipped request is neither counted nor given headers (sync and asy
   assert.is((await get(s.base, '/ping', { 'x-internal': 'yes' })).status, 200);
   await s.close();
 
-  const a = await serve({ max: 1, windowMs: 1000, skip: async (req) => { await sleep(1); return req.headers.get('x-internal') === 'yes'; } });
+  const a = await serve({
+    max: 1,
+    windowMs: 1000,
+    skip: async (req) => {
+      await sleep(1);
+      return req.headers.get('x-internal') === 'yes';
+    },
+  });
   assert.is((await get(a.base, '/ping', { 'x-internal': 'yes' })).status, 200);
   assert.is((await get(a.base, '/ping')).status, 200);
   assert.is((await get(a.base, '/ping')).status, 429);
@@ -277,7 +315,11 @@ test('deprecated rateLimit({ trustProxy: false }): X-Forwarded-For and X-Real-IP
   await s.close();
   const limited = await serve({ max: 1, windowMs: 1000, trustProxy: false });
   assert.is((await get(limited.base, '/ping', { 'x-forwarded-for': '1.1.1.1' })).status, 200);
-  assert.is((await get(limited.base, '/ping', { 'x-forwarded-for': '2.2.2.2' })).status, 429, 'a new X-Forwarded-For does not escape the limit');
+  assert.is(
+    (await get(limited.base, '/ping', { 'x-forwarded-for': '2.2.2.2' })).status,
+    429,
+    'a new X-Forwarded-For does not escape the limit',
+  );
   await limited.close();
 });
 
@@ -285,9 +327,15 @@ test('levels: application, controller and route; one instance on several routes 
   const shared = rateLimit({ max: 2, windowMs: 1000 });
   @Controller('/c', rateLimit({ max: 3, windowMs: 1000, keyGenerator: () => 'controller' }))
   class Limited {
-    @Get('/a', shared) a() { return 'a'; }
-    @Get('/b', shared) b() { return 'b'; }
-    @Get('/free') free() { return 'free'; }
+    @Get('/a', shared) a() {
+      return 'a';
+    }
+    @Get('/b', shared) b() {
+      return 'b';
+    }
+    @Get('/free') free() {
+      return 'free';
+    }
   }
   const s = await start({ controllers: [Limited], middlewares: [rateLimit({ max: 10, windowMs: 1000, keyGenerator: () => 'app' })] });
   assert.is((await get(s.base, '/c/a')).status, 200);
@@ -297,7 +345,11 @@ test('levels: application, controller and route; one instance on several routes 
   await s.close();
 
   @Controller('/open')
-  class Open { @Get('/') index() { return 'open'; } }
+  class Open {
+    @Get('/') index() {
+      return 'open';
+    }
+  }
   const app = await start({ controllers: [Open], middlewares: [rateLimit({ max: 1, windowMs: 1000 })] });
   assert.is((await get(app.base, '/open')).status, 200);
   const denied = await get(app.base, '/open');
@@ -305,19 +357,29 @@ test('levels: application, controller and route; one instance on several routes 
   await app.close();
 });
 
-test('stacked limiters: the innermost one\'s headers win, over the socket and in process', async () => {
+test("stacked limiters: the innermost one's headers win, over the socket and in process", async () => {
   @Controller('/s', rateLimit({ max: 3, windowMs: 1000 }))
   class Stacked {
-    @Get('/x', rateLimit({ max: 2, windowMs: 1000 })) x() { return 'x'; }
+    @Get('/x', rateLimit({ max: 2, windowMs: 1000 })) x() {
+      return 'x';
+    }
   }
   for (const transport of ['socket', 'fetch'] as const) {
     const s = await start({ controllers: [Stacked], middlewares: [rateLimit({ max: 10, windowMs: 1000 })] });
     const send = () => (transport === 'socket' ? get(s.base, '/s/x') : getInProcess(s.app, '/s/x'));
     const first = await send();
-    assert.equal([first.status, first.headers.get('ratelimit-limit'), first.headers.get('ratelimit-remaining')], [200, '2', '1'], transport);
+    assert.equal(
+      [first.status, first.headers.get('ratelimit-limit'), first.headers.get('ratelimit-remaining')],
+      [200, '2', '1'],
+      transport,
+    );
     await send();
     const denied = await send();
-    assert.equal([denied.status, denied.headers.get('ratelimit-limit'), denied.headers.get('ratelimit-remaining')], [429, '2', '0'], transport);
+    assert.equal(
+      [denied.status, denied.headers.get('ratelimit-limit'), denied.headers.get('ratelimit-remaining')],
+      [429, '2', '0'],
+      transport,
+    );
     await s.close();
   }
 });
@@ -325,8 +387,14 @@ test('stacked limiters: the innermost one\'s headers win, over the socket and in
 test('a custom store with only increment/reset works; reset is estimated as now + windowMs', async () => {
   const counts = new Map<string, number>();
   const store: RateLimitStore = {
-    increment: (key) => { const n = (counts.get(key) ?? 0) + 1; counts.set(key, n); return n; },
-    reset: (key) => { counts.delete(key); },
+    increment: (key) => {
+      const n = (counts.get(key) ?? 0) + 1;
+      counts.set(key, n);
+      return n;
+    },
+    reset: (key) => {
+      counts.delete(key);
+    },
   };
   const s = await serve({ max: 1, windowMs: 5000, store });
   const before = Date.now();
@@ -339,7 +407,7 @@ test('a custom store with only increment/reset works; reset is estimated as now 
   await s.close();
 });
 
-test('an async store is awaited (the spec\'s typical INCR + EXPIRE store on a fake key-value server)', async () => {
+test("an async store is awaited (the spec's typical INCR + EXPIRE store on a fake key-value server)", async () => {
   const windowMs = 1500;
   const kv = new Map<string, { count: number; ttl?: number }>();
   const store: RateLimitStore = {
@@ -350,10 +418,15 @@ test('an async store is awaited (the spec\'s typical INCR + EXPIRE store on a fa
       if (entry.count === 1) entry.ttl = Math.ceil(windowMs / 1000);
       return entry.count;
     },
-    async reset(key) { kv.delete(key); },
+    async reset(key) {
+      kv.delete(key);
+    },
   };
   const s = await serve({ max: 2, windowMs, store });
-  assert.equal([(await get(s.base, '/ping')).status, (await get(s.base, '/ping')).status, (await get(s.base, '/ping')).status], [200, 200, 429]);
+  assert.equal(
+    [(await get(s.base, '/ping')).status, (await get(s.base, '/ping')).status, (await get(s.base, '/ping')).status],
+    [200, 200, 429],
+  );
   assert.equal(kv.get('127.0.0.1'), { count: 3, ttl: 2 });
   await s.close();
 });
@@ -368,7 +441,11 @@ test('a store answering 0 lets the request through uncounted and without headers
 test('with the memory store the middleware answers synchronously (no promise on the hot path)', () => {
   const limiter = rateLimit({ max: 1, windowMs: 1000 });
   const recorded: string[] = [];
-  const req = { headers: new Headers(), remoteAddress: '192.0.2.1', setResponseHeader: (n: string, v: string) => recorded.push(n, v) } as unknown as KilnRequest;
+  const req = {
+    headers: new Headers(),
+    remoteAddress: '192.0.2.1',
+    setResponseHeader: (n: string, v: string) => recorded.push(n, v),
+  } as unknown as KilnRequest;
   const next = () => Promise.resolve(new Response());
   assert.is(limiter(req, next), undefined);
   assert.equal(recorded.slice(0, 4), ['RateLimit-Limit', '1', 'RateLimit-Remaining', '0']);
@@ -381,7 +458,14 @@ test('with the memory store the middleware answers synchronously (no promise on 
 
 test('200 concurrent requests against max 50 (memory store): exactly 50 pass', async () => {
   const s = await serve({ max: 50, windowMs: 10_000 });
-  const replies = await Promise.all(Array.from({ length: 200 }, () => fetch(`${s.base}/ping`).then(async (r) => { await r.arrayBuffer(); return r.status; })));
+  const replies = await Promise.all(
+    Array.from({ length: 200 }, () =>
+      fetch(`${s.base}/ping`).then(async (r) => {
+        await r.arrayBuffer();
+        return r.status;
+      }),
+    ),
+  );
   const passed = replies.filter((status) => status === 200).length;
   const refused = replies.filter((status) => status === 429).length;
   console.log(`memory store, 200 concurrent vs max 50: ${passed} passed, ${refused} refused`);
@@ -404,12 +488,40 @@ test('options are checked when the limiter is created (KILN201)', () => {
   assert.throws(() => rateLimit({ max: 1.5 }), /max must be a whole number/);
   assert.throws(() => rateLimit({ windowMs: 0 }), /windowMs must be a positive number/);
   assert.throws(() => rateLimit({ keyGenerator: 'ip' as never }), /keyGenerator must be a function/);
-  assert.throws(() => rateLimit({ standardHeaders: 'yes' as never }), /standardHeaders must be true, false, 'draft-6', 'draft-7' or 'draft-8', got "yes"/);
+  assert.throws(
+    () => rateLimit({ standardHeaders: 'yes' as never }),
+    /standardHeaders must be true, false, 'draft-6', 'draft-7' or 'draft-8', got "yes"/,
+  );
   assert.throws(() => rateLimit({ name: 'a"b' }), /name must be 1 to 64 printable ASCII characters/);
   assert.throws(() => rateLimit({ ipv6Subnet: 0 }), /ipv6Subnet must be a prefix length from 1 to 128, or false, got 0/);
-  assert.throws(() => rateLimit({ store: { increment() { return 1; } } as never }), /store must have increment\(key\) and reset\(key\)/);
-  for (const bad of [{ max: -1 }, { windowMs: Number.NaN }, { handler: 1 }, { skip: true }, { trustProxy: 1 }, { store: null }, { legacyHeaders: 'x' }, { name: '' }, { ipv6Subnet: 129 }, { standardHeaders: 'draft-9' }]) {
-    assert.is(codeOf(() => rateLimit(bad as never)), 'KILN201', JSON.stringify(bad));
+  assert.throws(
+    () =>
+      rateLimit({
+        store: {
+          increment() {
+            return 1;
+          },
+        } as never,
+      }),
+    /store must have increment\(key\) and reset\(key\)/,
+  );
+  for (const bad of [
+    { max: -1 },
+    { windowMs: Number.NaN },
+    { handler: 1 },
+    { skip: true },
+    { trustProxy: 1 },
+    { store: null },
+    { legacyHeaders: 'x' },
+    { name: '' },
+    { ipv6Subnet: 129 },
+    { standardHeaders: 'draft-9' },
+  ]) {
+    assert.is(
+      codeOf(() => rateLimit(bad as never)),
+      'KILN201',
+      JSON.stringify(bad),
+    );
   }
   assert.type(rateLimit(), 'function');
 });
@@ -417,9 +529,18 @@ test('options are checked when the limiter is created (KILN201)', () => {
 test('a store serves one limiter (KILN202); store options are checked (KILN203)', () => {
   const store = new MemoryStore();
   rateLimit({ store });
-  assert.is(codeOf(() => rateLimit({ store })), 'KILN202');
-  assert.is(codeOf(() => new MemoryStore({ maxKeys: 0 })), 'KILN203');
-  assert.is(codeOf(() => new MemoryStore({ cleanupIntervalMs: -1 })), 'KILN203');
+  assert.is(
+    codeOf(() => rateLimit({ store })),
+    'KILN202',
+  );
+  assert.is(
+    codeOf(() => new MemoryStore({ maxKeys: 0 })),
+    'KILN203',
+  );
+  assert.is(
+    codeOf(() => new MemoryStore({ cleanupIntervalMs: -1 })),
+    'KILN203',
+  );
   store.close();
 });
 

@@ -4,12 +4,13 @@ import { Cluster } from 'ioredis';
 import { createCluster } from 'redis';
 import { Controller, Get } from '@kiln/core';
 import { rateLimit, RedisStore, type RedisClientLike } from '@kiln/rate-limit';
-import { get, start } from './support/server.js';
+import { start } from './support/server.js';
 import { redisBinariesAvailable, startCluster, type LocalCluster } from './support/redis-cluster.js';
 
 // CI (REDIS_URL set) must never pass by skipping: there a missing redis-server is a failure.
 const available = redisBinariesAvailable();
-if (!available && process.env.REDIS_URL !== undefined) throw new Error('REDIS_URL is set but redis-server / redis-cli are not on the PATH: the Redis Cluster suite cannot run');
+if (!available && process.env.REDIS_URL !== undefined)
+  throw new Error('REDIS_URL is set but redis-server / redis-cli are not on the PATH: the Redis Cluster suite cannot run');
 if (!available) console.log('redis-server / redis-cli not found: Redis Cluster tests skipped');
 const clusterTest = available ? test : test.skip;
 
@@ -17,21 +18,34 @@ let cluster: LocalCluster | undefined;
 
 function serve(store: RedisStore, max: number) {
   @Controller('/')
-  class Api { @Get('/ping') ping() { return { ok: true }; } }
-  return start({ controllers: [Api], middlewares: [rateLimit({ max, windowMs: 60_000, store, keyGenerator: (req) => req.headers.get('x-client') ?? 'anonymous' })] });
+  class Api {
+    @Get('/ping') ping() {
+      return { ok: true };
+    }
+  }
+  return start({
+    controllers: [Api],
+    middlewares: [rateLimit({ max, windowMs: 60_000, store, keyGenerator: (req) => req.headers.get('x-client') ?? 'anonymous' })],
+  });
 }
 
-const statusOf = (base: string, client: string) => fetch(`${base}/ping`, { headers: { 'x-client': client } }).then(async (r) => { await r.arrayBuffer(); return r.status; });
+const statusOf = (base: string, client: string) =>
+  fetch(`${base}/ping`, { headers: { 'x-client': client } }).then(async (r) => {
+    await r.arrayBuffer();
+    return r.status;
+  });
 
 /** Which master holds each key, by asking every node for its key count under the prefix. */
 async function keysPerNode(ports: number[], prefix: string): Promise<number[]> {
   const { Redis } = await import('ioredis');
-  return Promise.all(ports.map(async (port) => {
-    const node = new Redis(port, '127.0.0.1');
-    const keys = await node.keys(`${prefix}*`);
-    node.disconnect();
-    return keys.length;
-  }));
+  return Promise.all(
+    ports.map(async (port) => {
+      const node = new Redis(port, '127.0.0.1');
+      const keys = await node.keys(`${prefix}*`);
+      node.disconnect();
+      return keys.length;
+    }),
+  );
 }
 
 /** The clients' shared checks: limits per key exact under concurrency, keys spread over all masters, NOSCRIPT recovered on every node. */
@@ -47,8 +61,15 @@ async function clusterChecks(client: RedisClientLike, flushScripts: () => Promis
       assert.is(own.filter((x) => x === 200).length, 3, clients[i]);
     }
     const perNode = await keysPerNode(cluster!.ports, prefix);
-    assert.is(perNode.reduce((a, b) => a + b, 0), 30, 'one sorted set per client');
-    assert.ok(perNode.every((n) => n > 0), `keys on every master: ${perNode.join(', ')}`);
+    assert.is(
+      perNode.reduce((a, b) => a + b, 0),
+      30,
+      'one sorted set per client',
+    );
+    assert.ok(
+      perNode.every((n) => n > 0),
+      `keys on every master: ${perNode.join(', ')}`,
+    );
     // Every node forgets the script: EVALSHA answers NOSCRIPT, the store falls back to EVAL on that node
     await flushScripts();
     assert.equal(await Promise.all(['fresh-a', 'fresh-b', 'fresh-c', 'fresh-d'].map((c) => statusOf(s.base, c))), [200, 200, 200, 200]);

@@ -6,7 +6,15 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { Controller, Get } from '@kiln/core';
-import { rateLimit, RateLimitError, RedisStore, RedisStoreTimeoutError, type NodeRedisClientLike, type RateLimitStore, type RedisClientLike } from '@kiln/rate-limit';
+import {
+  rateLimit,
+  RateLimitError,
+  RedisStore,
+  RedisStoreTimeoutError,
+  type NodeRedisClientLike,
+  type RateLimitStore,
+  type RedisClientLike,
+} from '@kiln/rate-limit';
 import { connectRedis, redisClient, redisUrl } from './support/redis.js';
 import { withClock } from './support/clock.js';
 import { get, limitHeaders, start } from './support/server.js';
@@ -16,7 +24,11 @@ const prefix = `kiln-rl-test:${process.pid}:`;
 
 function serve(options: Parameters<typeof rateLimit>[0]) {
   @Controller('/')
-  class Api { @Get('/ping') ping() { return { ok: true }; } }
+  class Api {
+    @Get('/ping') ping() {
+      return { ok: true };
+    }
+  }
   return start({ controllers: [Api], middlewares: [rateLimit(options)] });
 }
 
@@ -39,13 +51,34 @@ const failingClient = (): RedisClientLike => ({
 // ---- What needs no Redis: the client check, the adapters and the unreachable-Redis policy ----
 
 test('RedisStore needs an ioredis or redis client (KILN204); its options are checked (KILN203)', () => {
-  assert.throws(() => new RedisStore(undefined as never), (e: RateLimitError) => e.code === 'KILN204' && /needs \{ client \}/.test(e.message));
-  assert.throws(() => new RedisStore({ client: {} as never }), (e: RateLimitError) => e.code === 'KILN204' && /ioredis client \(evalsha\) or a redis client \(evalSha\)/.test(e.message));
-  assert.throws(() => new RedisStore({ client: silentClient(), timeoutMs: 0 }), (e: RateLimitError) => e.code === 'KILN203');
-  assert.throws(() => new RedisStore({ client: silentClient(), prefix: 1 as never }), (e: RateLimitError) => e.code === 'KILN203');
-  assert.throws(() => new RedisStore({ client: silentClient(), failOpen: 'no' as never }), (e: RateLimitError) => e.code === 'KILN203');
-  assert.throws(() => new RedisStore({ client: silentClient(), prefix: '{api}:' }), (e: RateLimitError) => e.code === 'KILN203' && /must not contain '\{' or '\}'/.test(e.message));
-  assert.throws(() => new RedisStore({ client: silentClient(), clock: 5 as never }), (e: RateLimitError) => e.code === 'KILN203');
+  assert.throws(
+    () => new RedisStore(undefined as never),
+    (e: RateLimitError) => e.code === 'KILN204' && /needs \{ client \}/.test(e.message),
+  );
+  assert.throws(
+    () => new RedisStore({ client: {} as never }),
+    (e: RateLimitError) => e.code === 'KILN204' && /ioredis client \(evalsha\) or a redis client \(evalSha\)/.test(e.message),
+  );
+  assert.throws(
+    () => new RedisStore({ client: silentClient(), timeoutMs: 0 }),
+    (e: RateLimitError) => e.code === 'KILN203',
+  );
+  assert.throws(
+    () => new RedisStore({ client: silentClient(), prefix: 1 as never }),
+    (e: RateLimitError) => e.code === 'KILN203',
+  );
+  assert.throws(
+    () => new RedisStore({ client: silentClient(), failOpen: 'no' as never }),
+    (e: RateLimitError) => e.code === 'KILN203',
+  );
+  assert.throws(
+    () => new RedisStore({ client: silentClient(), prefix: '{api}:' }),
+    (e: RateLimitError) => e.code === 'KILN203' && /must not contain '\{' or '\}'/.test(e.message),
+  );
+  assert.throws(
+    () => new RedisStore({ client: silentClient(), clock: 5 as never }),
+    (e: RateLimitError) => e.code === 'KILN203',
+  );
 });
 
 test('unreachable, default failOpen: the request passes after timeoutMs, uncounted and without headers', async () => {
@@ -64,7 +97,7 @@ test('unreachable, default failOpen: the request passes after timeoutMs, uncount
   await s.close();
 });
 
-test('unreachable, failOpen false: refused with the limiter\'s 429 and its headers', async () => {
+test("unreachable, failOpen false: refused with the limiter's 429 and its headers", async () => {
   const s = await serve({ max: 5, windowMs: 2000, store: new RedisStore({ client: failingClient(), failOpen: false, onError: () => {} }) });
   const r = await get(s.base, '/ping');
   assert.is(r.status, 429);
@@ -90,7 +123,9 @@ test('a real ioredis client on a closed port: requests never hang (failOpen defa
 test('the default onError warns once per outage', async () => {
   const warnings: unknown[][] = [];
   const realWarn = console.warn;
-  console.warn = (...args: unknown[]) => { warnings.push(args); };
+  console.warn = (...args: unknown[]) => {
+    warnings.push(args);
+  };
   try {
     let healthy = false;
     const client: RedisClientLike = {
@@ -118,10 +153,22 @@ test('the default onError warns once per outage', async () => {
 test('redis (node-redis) client: evalSha with { keys, arguments }, EVAL when the script is not loaded', async () => {
   const calls: unknown[][] = [];
   const client: NodeRedisClientLike = {
-    evalSha: async (sha, options) => { calls.push(['evalSha', sha, options]); throw new Error('NOSCRIPT No matching script. Please use EVAL.'); },
-    eval: async (script, options) => { calls.push(['eval', script.length > 0, options]); return [2, 750]; },
-    del: async (key) => { calls.push(['del', key]); return 1; },
-    zRem: async (key, member) => { calls.push(['zRem', key, member]); return 0; },
+    evalSha: async (sha, options) => {
+      calls.push(['evalSha', sha, options]);
+      throw new Error('NOSCRIPT No matching script. Please use EVAL.');
+    },
+    eval: async (script, options) => {
+      calls.push(['eval', script.length > 0, options]);
+      return [2, 750];
+    },
+    del: async (key) => {
+      calls.push(['del', key]);
+      return 1;
+    },
+    zRem: async (key, member) => {
+      calls.push(['zRem', key, member]);
+      return 0;
+    },
   };
   const store = new RedisStore({ client, prefix: 'p:' });
   store.init({ windowMs: 1000, max: 5 });
@@ -213,14 +260,21 @@ redisTest('over HTTP on a moved clock: a request sent after Retry-After passes, 
     const again = await get(s.base, '/ping');
     assert.equal([again.status, limitHeaders(again).remaining], [200, '0']);
     await s.close();
-  }));
+  }),
+);
 
 redisTest('a command that timed out while Redis was paused (CLIENT PAUSE) is never counted when it resumes', async () => {
   for (const failOpen of [true, false]) {
     const storeClient = redisClient();
     const admin = redisClient();
     // timeoutMs leaves a loaded machine time for the request before the pause; the pause outlasts the five during it
-    const store = new RedisStore({ client: storeClient, prefix: `${prefix}pause-${failOpen}:`, timeoutMs: 600, failOpen, onError: () => {} });
+    const store = new RedisStore({
+      client: storeClient,
+      prefix: `${prefix}pause-${failOpen}:`,
+      timeoutMs: 600,
+      failOpen,
+      onError: () => {},
+    });
     const s = await serve({ max: 3, windowMs: 60_000, store, keyGenerator: () => 'paused' });
     const waiter = redisClient();
     try {
@@ -229,15 +283,33 @@ redisTest('a command that timed out while Redis was paused (CLIENT PAUSE) is nev
       await admin.client('PAUSE', 4000, 'ALL');
       // Five requests while Redis holds every command: each gives up after timeoutMs.
       const during = await Promise.all(Array.from({ length: 5 }, () => get(s.base, '/ping')));
-      assert.equal(during.map((r) => r.status), failOpen ? [200, 200, 200, 200, 200] : [429, 429, 429, 429, 429]);
-      assert.equal(during.map((r) => limitHeaders(r).remaining), failOpen ? [null, null, null, null, null] : ['0', '0', '0', '0', '0']);
+      assert.equal(
+        during.map((r) => r.status),
+        failOpen ? [200, 200, 200, 200, 200] : [429, 429, 429, 429, 429],
+      );
+      assert.equal(
+        during.map((r) => limitHeaders(r).remaining),
+        failOpen ? [null, null, null, null, null] : ['0', '0', '0', '0', '0'],
+      );
       // Wait for Redis to answer again: a new connection's command is held until the pause ends, and
       // the store's own connection answers a PING only after the script calls queued before it.
       await waiter.ping();
       await storeClient.ping();
-      assert.is(await client!.zcard(store.keyFor('paused')), 1, `failOpen ${failOpen}: only the request made before the pause is in the log`);
+      assert.is(
+        await client!.zcard(store.keyFor('paused')),
+        1,
+        `failOpen ${failOpen}: only the request made before the pause is in the log`,
+      );
       const after = [await get(s.base, '/ping'), await get(s.base, '/ping'), await get(s.base, '/ping')];
-      assert.equal(after.map((r) => [r.status, limitHeaders(r).remaining]), [[200, '1'], [200, '0'], [429, '0']], 'the client is not refused for what it did not get');
+      assert.equal(
+        after.map((r) => [r.status, limitHeaders(r).remaining]),
+        [
+          [200, '1'],
+          [200, '0'],
+          [429, '0'],
+        ],
+        'the client is not refused for what it did not get',
+      );
     } finally {
       await s.close();
       for (const c of [storeClient, admin, waiter]) c.disconnect();
@@ -246,8 +318,19 @@ redisTest('a command that timed out while Redis was paused (CLIENT PAUSE) is nev
 });
 
 redisTest('200 concurrent requests against max 50 (RedisStore): exactly 50 pass', async () => {
-  const s = await serve({ max: 50, windowMs: 10_000, store: new RedisStore({ client: client!, prefix: `${prefix}burst:`, timeoutMs: 10_000 }) });
-  const statuses = await Promise.all(Array.from({ length: 200 }, () => fetch(`${s.base}/ping`).then(async (r) => { await r.arrayBuffer(); return r.status; })));
+  const s = await serve({
+    max: 50,
+    windowMs: 10_000,
+    store: new RedisStore({ client: client!, prefix: `${prefix}burst:`, timeoutMs: 10_000 }),
+  });
+  const statuses = await Promise.all(
+    Array.from({ length: 200 }, () =>
+      fetch(`${s.base}/ping`).then(async (r) => {
+        await r.arrayBuffer();
+        return r.status;
+      }),
+    ),
+  );
   const passed = statuses.filter((status) => status === 200).length;
   const refused = statuses.filter((status) => status === 429).length;
   console.log(`RedisStore, 200 concurrent vs max 50: ${passed} passed, ${refused} refused`);
@@ -257,7 +340,10 @@ redisTest('200 concurrent requests against max 50 (RedisStore): exactly 50 pass'
 
 async function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
   const script = fileURLToPath(new URL('./support/redis-app.js', import.meta.url));
-  const child = spawn(process.execPath, [script], { env: { ...process.env, REDIS_URL: redisUrl, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, REDIS_URL: redisUrl, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
   return { child, base: `http://127.0.0.1:${JSON.parse(line).port}` };
 }
@@ -281,11 +367,18 @@ redisTest('two server processes sharing one Redis: the limit holds across both',
     // At once: 100 concurrent requests split over both processes, against a fresh counter.
     await client!.del(`${prefix}cluster:{everyone}`);
     const burst = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => fetch(`${(i % 2 ? a : b).base}/ping`).then(async (r) => ({ status: r.status, pid: r.ok ? ((await r.json()) as { pid: number }).pid : await r.arrayBuffer().then(() => 0) }))),
+      Array.from({ length: 100 }, (_, i) =>
+        fetch(`${(i % 2 ? a : b).base}/ping`).then(async (r) => ({
+          status: r.status,
+          pid: r.ok ? ((await r.json()) as { pid: number }).pid : await r.arrayBuffer().then(() => 0),
+        })),
+      ),
     );
     const passed = burst.filter((r) => r.status === 200);
     const pids = new Set(passed.map((r) => r.pid));
-    console.log(`two processes, 100 concurrent vs max 50: ${passed.length} passed (served by ${pids.size} processes), ${burst.length - passed.length} refused`);
+    console.log(
+      `two processes, 100 concurrent vs max 50: ${passed.length} passed (served by ${pids.size} processes), ${burst.length - passed.length} refused`,
+    );
     assert.is(passed.length, 50);
     assert.is(burst.filter((r) => r.status === 429).length, 50);
     assert.is(pids.size, 2);
@@ -295,7 +388,7 @@ redisTest('two server processes sharing one Redis: the limit holds across both',
   }
 });
 
-redisTest('the spec\'s typical custom store (INCR, then EXPIRE of windowMs rounded up to seconds) works', async () => {
+redisTest("the spec's typical custom store (INCR, then EXPIRE of windowMs rounded up to seconds) works", async () => {
   const windowMs = 1500;
   const store: RateLimitStore = {
     async increment(key) {
@@ -303,7 +396,9 @@ redisTest('the spec\'s typical custom store (INCR, then EXPIRE of windowMs round
       if (count === 1) await client!.expire(`${prefix}typical:${key}`, Math.ceil(windowMs / 1000));
       return count;
     },
-    async reset(key) { await client!.del(`${prefix}typical:${key}`); },
+    async reset(key) {
+      await client!.del(`${prefix}typical:${key}`);
+    },
   };
   const s = await serve({ max: 2, windowMs, store });
   const statuses = [(await get(s.base, '/ping')).status, (await get(s.base, '/ping')).status, (await get(s.base, '/ping')).status];

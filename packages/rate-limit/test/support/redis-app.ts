@@ -7,14 +7,18 @@ import { start } from './server.js';
 
 @Controller('/')
 class Shared {
-  @Get('/ping') ping() { return { pid: process.pid }; }
+  @Get('/ping') ping() {
+    return { pid: process.pid };
+  }
 }
 
 const client = redisClient();
 const store = new RedisStore({ client, prefix: process.env.RL_PREFIX!, failOpen: false, timeoutMs: 2000 });
 const server = await start({
   controllers: [Shared],
-  middlewares: [rateLimit({ max: Number(process.env.RL_MAX), windowMs: Number(process.env.RL_WINDOW_MS), store, keyGenerator: () => 'everyone' })],
+  middlewares: [
+    rateLimit({ max: Number(process.env.RL_MAX), windowMs: Number(process.env.RL_WINDOW_MS), store, keyGenerator: () => 'everyone' }),
+  ],
 });
 process.stdout.write(`${JSON.stringify({ port: Number(new URL(server.base).port) })}\n`);
 process.stdin.resume();

@@ -45,14 +45,32 @@ export async function startCluster(): Promise<LocalCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'kiln-redis-cluster-'));
   const ports = await freePorts(3);
   const nodes: ChildProcess[] = ports.map((port) =>
-    spawn('redis-server', [
-      '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes',
-      '--cluster-config-file', `nodes-${port}.conf`, '--dir', dir, '--save', '', '--appendonly', 'no',
-    ], { stdio: 'ignore' }),
+    spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        `nodes-${port}.conf`,
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+      ],
+      { stdio: 'ignore' },
+    ),
   );
   // Never keep the test process alive, and never outlive it, even when a test fails half-way.
   for (const node of nodes) node.unref();
-  const killAll = () => { for (const node of nodes) if (node.exitCode === null) node.kill('SIGKILL'); };
+  const killAll = () => {
+    for (const node of nodes) if (node.exitCode === null) node.kill('SIGKILL');
+  };
   process.once('exit', killAll);
   const stop = async () => {
     process.off('exit', killAll);
@@ -73,7 +91,11 @@ export async function startCluster(): Promise<LocalCluster> {
     const clients = ports.map((port) => new Redis(port, '127.0.0.1'));
     for (const c of clients) c.on('error', () => {});
     await Promise.all(clients.map((c) => c.ping()));
-    const create = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8' });
+    const create = spawnSync(
+      'redis-cli',
+      ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes'],
+      { encoding: 'utf8' },
+    );
     if (create.status !== 0) throw new Error(`redis-cli --cluster create failed:\n${create.stdout}\n${create.stderr}`);
     for (const c of clients) {
       // the nodes learn of each other over the cluster bus; wait until each one says the cluster is whole

@@ -29,7 +29,7 @@ export function storeContract(suite: (name: string, body: () => void | Promise<v
       const key = keyOf('reset');
       assert.equal(await store.hit(key), { count: 1, resetTime: t0 + 600 });
       clock.now += 200;
-      assert.equal(await store.hit(key), { count: 2, resetTime: t0 + 600 }, 'still the first request\'s expiry');
+      assert.equal(await store.hit(key), { count: 2, resetTime: t0 + 600 }, "still the first request's expiry");
       assert.equal(await store.hit(key), { count: 3, resetTime: t0 + 600 });
     }));
 
