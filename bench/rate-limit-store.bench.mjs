@@ -119,7 +119,9 @@ for (let round = 0; round < rounds; round++) {
 }
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 const rows = [...samples.values()].map((s) => ({ group: s.group, name: s.name, opsPerSecond: median(s.ops) }));
-console.log(`\nRate-limit store micro-benchmark (Node ${process.version}; max ${max} per ${windowMs / 1000} s; median of ${rounds} rounds)\n`);
+console.log(
+  `\nRate-limit store micro-benchmark (Node ${process.version}; max ${max} per ${windowMs / 1000} s; median of ${rounds} rounds)\n`,
+);
 console.log('| workload | store | ops/s | Kiln increment is ×faster |');
 console.log('|---|---|---:|---:|');
 for (const group of [0, 1]) {

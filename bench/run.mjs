@@ -56,7 +56,8 @@ if (reportOnly) {
 const transformer = transformerAvailable();
 if (!reportOnly) {
   if (!options['no-build']) sh('npm', ['run', 'build']);
-  if (existsSync(`${rootDir}/packages/rate-limit/package.json`) && !existsSync(`${rootDir}/packages/rate-limit/dist/index.js`)) sh('npm', ['run', 'build', '--workspace', '@kiln/rate-limit']);
+  if (existsSync(`${rootDir}/packages/rate-limit/package.json`) && !existsSync(`${rootDir}/packages/rate-limit/dist/index.js`))
+    sh('npm', ['run', 'build', '--workspace', '@kiln/rate-limit']);
   sh(`${rootDir}/node_modules/.bin/tspc`, ['-p', 'bench/tsconfig.kiln.json']);
   sh(`${rootDir}/node_modules/.bin/tsc`, ['-p', 'bench/tsconfig.legacy.json']);
 }
@@ -84,13 +85,15 @@ for (const part of parts) {
     await timed('in-process', () => runInProcess());
   } else if (part === 'http') {
     const { runHttp } = await import('./http/http.bench.mjs');
-    await timed('http', () => runHttp({
-      rounds: quick ? 1 : Number(options.rounds),
-      seconds: quick ? 2 : Number(options.seconds),
-      warmupSeconds: quick ? 1 : Number(options.warmup),
-      serverFilter: options.servers ? new RegExp(options.servers, 'i') : undefined,
-      scenarioIds: options.scenarios ? options.scenarios.split(',') : undefined,
-    }));
+    await timed('http', () =>
+      runHttp({
+        rounds: quick ? 1 : Number(options.rounds),
+        seconds: quick ? 2 : Number(options.seconds),
+        warmupSeconds: quick ? 1 : Number(options.warmup),
+        serverFilter: options.servers ? new RegExp(options.servers, 'i') : undefined,
+        scenarioIds: options.scenarios ? options.scenarios.split(',') : undefined,
+      }),
+    );
   } else if (part === 'cold-start') {
     const { runColdStart } = await import('./cold-start/cold-start.bench.mjs');
     await timed('cold-start', () => runColdStart({ runs: quick ? 3 : 7, transformer }));
@@ -99,7 +102,13 @@ for (const part of parts) {
     await timed('injection-start', () => runInjectionStart({ runs: quick ? 3 : 7 }));
   } else if (part === 'rate-limit-redis') {
     const { runRateLimitRedis } = await import('./rate-limit-redis/rate-limit-redis.bench.mjs');
-    await timed('rate-limit-redis', () => runRateLimitRedis({ rounds: quick ? 1 : Number(options.rounds), seconds: quick ? 2 : Number(options.seconds), warmupSeconds: quick ? 1 : Number(options.warmup) }));
+    await timed('rate-limit-redis', () =>
+      runRateLimitRedis({
+        rounds: quick ? 1 : Number(options.rounds),
+        seconds: quick ? 2 : Number(options.seconds),
+        warmupSeconds: quick ? 1 : Number(options.warmup),
+      }),
+    );
   } else if (part === 'build') {
     const { runBuildOverhead } = await import('./build-overhead/build-overhead.bench.mjs');
     await timed('build', () => runBuildOverhead({ runs: quick ? 2 : 5, transformer }));
@@ -131,5 +140,11 @@ const { resultsMarkdown } = await import('./report/results-markdown.mjs');
 const { chartPanels } = await import('./report/chart-panels.mjs');
 const { barChartSvg } = await import('./report/bar-chart-svg.mjs');
 await writeFile(`${benchDir}/results/latest.md`, resultsMarkdown(results));
-if (results.http) await writeFile(`${benchDir}/results/latest.svg`, barChartSvg(chartPanels(results.http), { title: `HTTP throughput, req/s (${results.machine.cores} cores, Node ${results.machine.node})` }));
+if (results.http)
+  await writeFile(
+    `${benchDir}/results/latest.svg`,
+    barChartSvg(chartPanels(results.http), {
+      title: `HTTP throughput, req/s (${results.machine.cores} cores, Node ${results.machine.node})`,
+    }),
+  );
 console.log('\nWrote bench/results/latest.md' + (results.http ? ' and latest.svg' : ''));

@@ -30,4 +30,6 @@ await build({
   plugins: [kiln({ tsconfig: join(example, 'tsconfig.json') })],
   logLevel: 'warning',
 });
-console.log(`Bundled examples/ into dist-bundle/server.mjs with esbuild + @kiln/core/esbuild in ${Math.round(performance.now() - started)} ms`);
+console.log(
+  `Bundled examples/ into dist-bundle/server.mjs with esbuild + @kiln/core/esbuild in ${Math.round(performance.now() - started)} ms`,
+);

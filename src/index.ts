@@ -9,8 +9,16 @@ export { compiledBinder } from './decorators/compiled-binder.js';
 export { noParameters } from './binding/no-parameters.js';
 export type { KilnDecorator } from './decorators/kiln-decorator.js';
 export {
-  Body, Param, Query, Header, Req, routeRequestParamDecorator,
-  type ParameterBinding, type ParameterItems, type ParameterSource, type KilnRequestProperty,
+  Body,
+  Param,
+  Query,
+  Header,
+  Req,
+  routeRequestParamDecorator,
+  type ParameterBinding,
+  type ParameterItems,
+  type ParameterSource,
+  type KilnRequestProperty,
 } from './decorators/parameters.js';
 export type { Binder } from './decorators/binder.js';
 

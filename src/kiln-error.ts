@@ -15,9 +15,11 @@ export const runtimeErrorCodes = {
   KILN009: 'a Kiln parameter decorator was called at run time: @kiln/core/transformer did not compile its file',
   KILN010: 'a class given as a middleware has no `use` method',
   KILN011: '`cors(options)` got an invalid option',
-  KILN020: 'dependency injection cannot be wired: a token nobody registered, a class that is neither `@Injectable()` nor registered, a cycle, a factory that threw, or a class compiled without the transformer (one error lists every problem)',
+  KILN020:
+    'dependency injection cannot be wired: a token nobody registered, a class that is neither `@Injectable()` nor registered, a cycle, a factory that threw, or a class compiled without the transformer (one error lists every problem)',
   KILN021: 'an async `factory` in `injections` rejected, so the application could not start (`listen` rejects)',
-  KILN040: '`req.setResponseHeader` got a name that is not an HTTP token, a value HTTP cannot carry, or a framing header Kiln writes itself',
+  KILN040:
+    '`req.setResponseHeader` got a name that is not an HTTP token, a value HTTP cannot carry, or a framing header Kiln writes itself',
   KILN041: 'a response could not be sent as built (a header Node refuses): the request answered 500',
   KILN042: 'a response status is not an integer from 200 to 599 (an HttpError-like object, a 1xx status): the request answered 500',
   KILN043: 'a returned Response has a body that is locked or already read: the request answered 500',

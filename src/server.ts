@@ -26,13 +26,15 @@ const defaultSendTimeout = 30_000;
 const defaultMaxHeadersCount = 1000;
 
 function wholeNumberOption(name: string, value: unknown, least: number): number {
-  if (!Number.isInteger(value) || (value as number) < least) throw new KilnError('KILN007', `${name} must be a whole number of at least ${least}, got ${String(value)}`);
+  if (!Number.isInteger(value) || (value as number) < least)
+    throw new KilnError('KILN007', `${name} must be a whole number of at least ${least}, got ${String(value)}`);
   return value as number;
 }
 
 function requestOptions(config: KilnConfig): RequestOptions {
   const maxBodySize = config.maxBodySize ?? defaultMaxBodySize;
-  if (!Number.isInteger(maxBodySize) || maxBodySize < 0) throw new KilnError('KILN007', `maxBodySize must be a whole number of bytes, got ${maxBodySize}`);
+  if (!Number.isInteger(maxBodySize) || maxBodySize < 0)
+    throw new KilnError('KILN007', `maxBodySize must be a whole number of bytes, got ${maxBodySize}`);
   const onError = config.onError ?? ((error: unknown, req: KilnRequest) => console.error(`[kiln] ${req.method} ${req.path}:`, error));
   const report = (error: unknown, req: KilnRequest): void => {
     try {
@@ -88,7 +90,10 @@ export function createServer(config: KilnConfig): KilnServer {
     if (!started) {
       ready.then(
         () => handler(incoming, response),
-        () => response.writeHead(503, { 'content-type': 'application/json; charset=utf-8' }).end(errorBody(503, 'The application failed to start')),
+        () =>
+          response
+            .writeHead(503, { 'content-type': 'application/json; charset=utf-8' })
+            .end(errorBody(503, 'The application failed to start')),
       );
       return;
     }

@@ -28,11 +28,12 @@ export interface BindingRequest {
 const parametersKey = Symbol('bench:parameters');
 
 function recorder(source: Source) {
-  return (name: string, items?: Function): ParameterDecorator => (target, method, index) => {
-    const records: ParameterRecord[] = Reflect.getOwnMetadata(parametersKey, target, method!) ?? [];
-    records.push({ index, source, name, items });
-    Reflect.defineMetadata(parametersKey, records, target, method!);
-  };
+  return (name: string, items?: Function): ParameterDecorator =>
+    (target, method, index) => {
+      const records: ParameterRecord[] = Reflect.getOwnMetadata(parametersKey, target, method!) ?? [];
+      records.push({ index, source, name, items });
+      Reflect.defineMetadata(parametersKey, records, target, method!);
+    };
 }
 
 export const Param = recorder('param');
@@ -40,16 +41,22 @@ export const Query = recorder('query');
 export const Header = recorder('header');
 
 class ConversionError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
 
 function read(req: BindingRequest, plan: ParameterPlan): unknown {
   switch (plan.source) {
-    case 'param': return req.params[plan.name];
-    case 'query': return req.query[plan.name];
-    case 'header': return req.headers.get(plan.name) ?? undefined;
+    case 'param':
+      return req.params[plan.name];
+    case 'query':
+      return req.query[plan.name];
+    case 'header':
+      return req.headers.get(plan.name) ?? undefined;
   }
 }
 
@@ -61,7 +68,8 @@ function convertOne(raw: unknown, type: Function, name: string, strict: boolean)
       return text;
     case Number: {
       const value = Number(text);
-      if (strict && (text === '' || Number.isNaN(value))) throw new ConversionError(400, `Parameter '${name}' expected number, got '${text}'`);
+      if (strict && (text === '' || Number.isNaN(value)))
+        throw new ConversionError(400, `Parameter '${name}' expected number, got '${text}'`);
       return value;
     }
     case Boolean:

@@ -3,12 +3,7 @@
 import { Header, Param, Query } from './reflection-binder.js';
 
 export class UsersController {
-  get(
-    @Param('id') id: number,
-    @Query('active') active: boolean,
-    @Query('tags') tags: string[],
-    @Header('x-request-id') requestId: string,
-  ) {
+  get(@Param('id') id: number, @Query('active') active: boolean, @Query('tags') tags: string[], @Header('x-request-id') requestId: string) {
     return { id, active, tags, requestId };
   }
 }

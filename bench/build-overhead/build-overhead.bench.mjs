@@ -59,8 +59,12 @@ export async function runBuildOverhead({ runs = 5, transformer = false, log = co
   result.esbuild.vsTspc = result.esbuild.fullMs / result.withMs;
   result.esbuild.incrementalRatio = result.esbuild.incrementalMs / result.esbuild.firstBuildMs;
   result.note = `Without the plugin, tspc reported ${withoutErrors} errors (parameter decorators) and emitted anyway.`;
-  log(`build: ${routeCount} routes, tspc ${(result.withoutMs / 1000).toFixed(2)} s without the plugin, ${(result.withMs / 1000).toFixed(2)} s with it: ${result.ratio.toFixed(2)}x`);
-  log(`build: esbuild + @kiln/core/esbuild ${(result.esbuild.fullMs / 1000).toFixed(2)} s (${result.esbuild.vsTspc.toFixed(2)}x tspc with the plugin); ` +
-    `rebuild after one controller edit ${result.esbuild.incrementalMs.toFixed(0)} ms (${(result.esbuild.incrementalRatio * 100).toFixed(0)}% of the first build in process, ${result.esbuild.firstBuildMs.toFixed(0)} ms)`);
+  log(
+    `build: ${routeCount} routes, tspc ${(result.withoutMs / 1000).toFixed(2)} s without the plugin, ${(result.withMs / 1000).toFixed(2)} s with it: ${result.ratio.toFixed(2)}x`,
+  );
+  log(
+    `build: esbuild + @kiln/core/esbuild ${(result.esbuild.fullMs / 1000).toFixed(2)} s (${result.esbuild.vsTspc.toFixed(2)}x tspc with the plugin); ` +
+      `rebuild after one controller edit ${result.esbuild.incrementalMs.toFixed(0)} ms (${(result.esbuild.incrementalRatio * 100).toFixed(0)}% of the first build in process, ${result.esbuild.firstBuildMs.toFixed(0)} ms)`,
+  );
   return result;
 }

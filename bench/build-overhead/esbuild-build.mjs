@@ -9,8 +9,14 @@ import kiln from '@kiln/core/esbuild';
 
 const [appDir, mode, controller] = process.argv.slice(2);
 const options = {
-  entryPoints: [join(appDir, 'src', 'main.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20',
-  outfile: join(appDir, 'bundle', 'server.mjs'), packages: 'bundle', logLevel: 'silent',
+  entryPoints: [join(appDir, 'src', 'main.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  outfile: join(appDir, 'bundle', 'server.mjs'),
+  packages: 'bundle',
+  logLevel: 'silent',
   plugins: [kiln({ tsconfig: join(appDir, 'tsconfig.json') })],
 };
 

@@ -23,7 +23,9 @@ async function timedBuild(dir) {
     const { milliseconds } = await compileApp(dir, 'tspc');
     return { wallMs: milliseconds, cpuMs: undefined };
   }
-  const { stderr } = await run('/usr/bin/time', ['-f', 'kiln-time %e %U %S', tspc, '-p', join(dir, 'tsconfig.json')], { maxBuffer: 1 << 24 });
+  const { stderr } = await run('/usr/bin/time', ['-f', 'kiln-time %e %U %S', tspc, '-p', join(dir, 'tsconfig.json')], {
+    maxBuffer: 1 << 24,
+  });
   const [, wall, user, system] = /kiln-time (\S+) (\S+) (\S+)/.exec(stderr) ?? [];
   return { wallMs: Number(wall) * 1000, cpuMs: (Number(user) + Number(system)) * 1000 };
 }
@@ -31,7 +33,10 @@ async function timedBuild(dir) {
 function withOpenApi(files) {
   const tsconfig = JSON.parse(files['tsconfig.json']);
   tsconfig.compilerOptions.plugins = tsconfig.compilerOptions.plugins.map((entry) =>
-    entry.transform === '@kiln/core/transformer' ? { ...entry, openapi: { output: 'openapi.json', info: { title: 'Generated', version: '1.0.0' } } } : entry);
+    entry.transform === '@kiln/core/transformer'
+      ? { ...entry, openapi: { output: 'openapi.json', info: { title: 'Generated', version: '1.0.0' } } }
+      : entry,
+  );
   return { ...files, 'tsconfig.json': JSON.stringify(tsconfig, null, 2) };
 }
 
@@ -51,14 +56,21 @@ export async function runOpenApiOverhead({ runs = 5, log = console.log } = {}) {
     withDocument.push(await timedBuild(openApiDir));
   }
   const result = {
-    routeCount, runs, operations,
-    plainMs: median(plain.map((b) => b.wallMs)), openApiMs: median(withDocument.map((b) => b.wallMs)),
+    routeCount,
+    runs,
+    operations,
+    plainMs: median(plain.map((b) => b.wallMs)),
+    openApiMs: median(withDocument.map((b) => b.wallMs)),
     plainCpuMs: plain[0].cpuMs === undefined ? undefined : median(plain.map((b) => b.cpuMs)),
     openApiCpuMs: withDocument[0].cpuMs === undefined ? undefined : median(withDocument.map((b) => b.cpuMs)),
   };
   result.ratio = result.openApiMs / result.plainMs;
   if (result.plainCpuMs !== undefined) result.cpuRatio = result.openApiCpuMs / result.plainCpuMs;
-  log(`build (openapi): ${routeCount} routes, tspc with the plugin ${(result.plainMs / 1000).toFixed(2)} s, with its openapi option ${(result.openApiMs / 1000).toFixed(2)} s: ${result.ratio.toFixed(3)}x` +
-    (result.cpuRatio === undefined ? '' : `; CPU ${(result.plainCpuMs / 1000).toFixed(2)} s and ${(result.openApiCpuMs / 1000).toFixed(2)} s: ${result.cpuRatio.toFixed(3)}x`));
+  log(
+    `build (openapi): ${routeCount} routes, tspc with the plugin ${(result.plainMs / 1000).toFixed(2)} s, with its openapi option ${(result.openApiMs / 1000).toFixed(2)} s: ${result.ratio.toFixed(3)}x` +
+      (result.cpuRatio === undefined
+        ? ''
+        : `; CPU ${(result.plainCpuMs / 1000).toFixed(2)} s and ${(result.openApiCpuMs / 1000).toFixed(2)} s: ${result.cpuRatio.toFixed(3)}x`),
+  );
   return result;
 }

@@ -24,7 +24,11 @@ export async function runColdStart({ runs = 7, transformer = false, log = consol
     { name: 'node:http (raw)', dir: await writeApp('cold-raw-node', rawNodeApp(routeCount)) },
     { name: 'Kiln', dir: await writeApp('cold-kiln', kilnApp(routeCount, { transformer })), compiler: transformer ? 'tspc' : 'tsc' },
     { name: 'NestJS (express)', dir: await writeApp('cold-nestjs', nestjsApp(routeCount)), compiler: 'tsc' },
-    { name: 'Express + routing-controllers', dir: await writeApp('cold-routing-controllers', routingControllersApp(routeCount)), compiler: 'tsc' },
+    {
+      name: 'Express + routing-controllers',
+      dir: await writeApp('cold-routing-controllers', routingControllersApp(routeCount)),
+      compiler: 'tsc',
+    },
   ];
   for (const app of apps) if (app.compiler) await compileApp(app.dir, app.compiler);
   if (transformer) {
@@ -46,7 +50,9 @@ export async function runColdStart({ runs = 7, transformer = false, log = consol
       milliseconds: median(samples[app.name].map((sample) => sample.milliseconds)),
       peakRssMb: median(samples[app.name].map((sample) => sample.peakRssMb)),
     };
-    log(`cold start: ${app.name.padEnd(30)} ${results[app.name].milliseconds.toFixed(0).padStart(5)} ms  peak RSS ${results[app.name].peakRssMb.toFixed(1)} MB`);
+    log(
+      `cold start: ${app.name.padEnd(30)} ${results[app.name].milliseconds.toFixed(0).padStart(5)} ms  peak RSS ${results[app.name].peakRssMb.toFixed(1)} MB`,
+    );
   }
   return { routeCount, runs, transformer, results };
 }

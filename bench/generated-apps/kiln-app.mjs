@@ -39,10 +39,14 @@ const app = createServer({ controllers: [${controllers.map((c) => `Controller${c
 await app.listen(Number(process.argv[2]), '127.0.0.1');
 `;
   const plugins = transformer ? [{ transform: '@kiln/core/transformer', transformProgram: true }] : [];
-  files['tsconfig.json'] = JSON.stringify({
-    extends: '../../../../tsconfig.base.json',
-    compilerOptions: { rootDir: 'src', outDir: 'dist', declaration: false, sourceMap: false, plugins },
-    include: ['src/**/*.ts'],
-  }, null, 2);
+  files['tsconfig.json'] = JSON.stringify(
+    {
+      extends: '../../../../tsconfig.base.json',
+      compilerOptions: { rootDir: 'src', outDir: 'dist', declaration: false, sourceMap: false, plugins },
+      include: ['src/**/*.ts'],
+    },
+    null,
+    2,
+  );
   return files;
 }

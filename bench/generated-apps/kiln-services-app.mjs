@@ -27,11 +27,15 @@ export class Service${n} {
 export class Controller${n} {
   constructor(readonly service: Service${n}, readonly repository: Repository${n}, readonly audit: Audit${n}) {}
 
-${controller.routes.map((index) => `  @Get('/r${index % 10}/:id')
+${controller.routes
+  .map(
+    (index) => `  @Get('/r${index % 10}/:id')
   r${index % 10}(@Param('id') id: number, @Query('q') q: string) {
     return { route: ${index}, id, q, found: this.repository.find(id).id };
   }
-`).join('\n')}}
+`,
+  )
+  .join('\n')}}
 `;
   }
   files['src/main.ts'] = `import { createServer } from '@kiln/core';
@@ -40,10 +44,20 @@ ${controllers.map((c) => `import { Controller${c.index} } from './controller-${c
 const app = createServer({ controllers: [${controllers.map((c) => `Controller${c.index}`).join(', ')}] });
 await app.listen(Number(process.argv[2]), '127.0.0.1');
 `;
-  files['tsconfig.json'] = JSON.stringify({
-    extends: '../../../../tsconfig.base.json',
-    compilerOptions: { rootDir: 'src', outDir: 'dist', declaration: false, sourceMap: false, plugins: [{ transform: '@kiln/core/transformer', transformProgram: true }] },
-    include: ['src/**/*.ts'],
-  }, null, 2);
+  files['tsconfig.json'] = JSON.stringify(
+    {
+      extends: '../../../../tsconfig.base.json',
+      compilerOptions: {
+        rootDir: 'src',
+        outDir: 'dist',
+        declaration: false,
+        sourceMap: false,
+        plugins: [{ transform: '@kiln/core/transformer', transformProgram: true }],
+      },
+      include: ['src/**/*.ts'],
+    },
+    null,
+    2,
+  );
   return files;
 }

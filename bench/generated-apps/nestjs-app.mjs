@@ -10,11 +10,15 @@ export function nestjsApp(routeCount) {
 
 @Controller('c${controller.index}')
 export class Controller${controller.index} {
-${controller.routes.map((index) => `  @Get('r${index % 10}/:id')
+${controller.routes
+  .map(
+    (index) => `  @Get('r${index % 10}/:id')
   r${index % 10}(@Param('id', ParseIntPipe) id: number, @Query('q') q: string) {
     return { route: ${index}, id, q };
   }
-`).join('\n')}}
+`,
+  )
+  .join('\n')}}
 `;
   }
   files['src/main.ts'] = `import 'reflect-metadata';

@@ -28,11 +28,15 @@ export class Service${n} {
 export class Controller${n} {
   constructor(readonly service: Service${n}, readonly repository: Repository${n}, readonly audit: Audit${n}) {}
 
-${controller.routes.map((index) => `  @Get('r${index % 10}/:id')
+${controller.routes
+  .map(
+    (index) => `  @Get('r${index % 10}/:id')
   r${index % 10}(@Param('id', ParseIntPipe) id: number, @Query('q') q: string) {
     return { route: ${index}, id, q, found: this.repository.find(id).id };
   }
-`).join('\n')}}
+`,
+  )
+  .join('\n')}}
 `;
   }
   const names = (prefix) => controllers.map((c) => `${prefix}${c.index}`).join(', ');

@@ -11,7 +11,10 @@ async function send(port, { method, path, headers, body }) {
 
 function assertRateLimitHeaders(answer, where) {
   const names = [...answer.headers.keys()];
-  ok(names.some((name) => /ratelimit/i.test(name)), `${where}: no rate-limit header in ${names.join(', ')}`);
+  ok(
+    names.some((name) => /ratelimit/i.test(name)),
+    `${where}: no rate-limit header in ${names.join(', ')}`,
+  );
 }
 
 async function checkMixed(port, where, entries) {

@@ -39,7 +39,9 @@ async function startAll(chosenServers, chosenScenarios, log) {
     for (const kind of ['fresh', 'main', 'rate-limited']) {
       const rateLimited = kind === 'rate-limited';
       if (rateLimited && server.rateLimiter === null) continue;
-      const chosen = chosenScenarios.filter((scenario) => processOf(scenario) === kind && (server.scenarios === undefined || server.scenarios.includes(scenario.id)));
+      const chosen = chosenScenarios.filter(
+        (scenario) => processOf(scenario) === kind && (server.scenarios === undefined || server.scenarios.includes(scenario.id)),
+      );
       if (chosen.length === 0) continue;
       const serverPort = await freePort();
       try {
@@ -59,7 +61,9 @@ export async function runHttp({ rounds = 3, seconds = 5, warmupSeconds = 2, log 
   const chosenScenarios = scenarioIds ? scenarios.filter((scenario) => scenarioIds.includes(scenario.id)) : scenarios;
   const chosenServers = serverFilter ? servers.filter((server) => serverFilter.test(server.name)) : servers;
   const loadGenerator = await loadGeneratorName();
-  log(`http: ${chosenServers.length} servers, ${rounds} rounds, ${warmupSeconds} s warm-up + ${seconds} s per measurement, ${loadGenerator}`);
+  log(
+    `http: ${chosenServers.length} servers, ${rounds} rounds, ${warmupSeconds} s warm-up + ${seconds} s per measurement, ${loadGenerator}`,
+  );
   const { running, unavailable } = await startAll(chosenServers, chosenScenarios, log);
   const measurements = [];
   try {
@@ -67,13 +71,16 @@ export async function runHttp({ rounds = 3, seconds = 5, warmupSeconds = 2, log 
     log(`http: answers of ${running.length} server processes checked`);
     const measure = async (instance, scenario, round) => {
       await load(instance.port, scenario, warmupSeconds);
-      if (instance.process.exited()) throw new Error(`${instance.server.name} (${instance.kind} process) exited under ${scenario.title}:\n${instance.process.stderr()}`);
+      if (instance.process.exited())
+        throw new Error(`${instance.server.name} (${instance.kind} process) exited under ${scenario.title}:\n${instance.process.stderr()}`);
       const cpuBefore = cpuSeconds(instance.process.pid);
       const result = await load(instance.port, scenario, seconds);
       const cpuUsPerRequest = ((cpuSeconds(instance.process.pid) - cpuBefore) * 1e6) / result.requests;
       if (result.errors > 0) throw new Error(`${instance.server.name} ${scenario.title}: ${result.errors} bad answers under load`);
       measurements.push({ round, server: instance.server.name, scenario: scenario.id, ...result, cpuUsPerRequest });
-      log(`  ${scenario.id}  ${instance.server.name.padEnd(30)} ${Math.round(result.rps).toString().padStart(7)} req/s  p99 ${result.p99Ms.toFixed(2)} ms  ${cpuUsPerRequest.toFixed(1)} µs CPU/req`);
+      log(
+        `  ${scenario.id}  ${instance.server.name.padEnd(30)} ${Math.round(result.rps).toString().padStart(7)} req/s  p99 ${result.p99Ms.toFixed(2)} ms  ${cpuUsPerRequest.toFixed(1)} µs CPU/req`,
+      );
     };
     for (let round = 0; round < rounds; round++) {
       log(`http: round ${round + 1}/${rounds}`);
@@ -90,8 +97,11 @@ export async function runHttp({ rounds = 3, seconds = 5, warmupSeconds = 2, log 
         }
       }
       // A follower whose leader was not chosen runs on its own.
-      for (const scenario of chosenScenarios.filter((candidate) => candidate.after !== undefined && !chosenScenarios.some((s) => s.id === candidate.after))) {
-        for (const instance of running.filter((candidate) => candidate.scenarios.includes(scenario))) await measure(instance, scenario, round);
+      for (const scenario of chosenScenarios.filter(
+        (candidate) => candidate.after !== undefined && !chosenScenarios.some((s) => s.id === candidate.after),
+      )) {
+        for (const instance of running.filter((candidate) => candidate.scenarios.includes(scenario)))
+          await measure(instance, scenario, round);
       }
     }
   } finally {

@@ -23,8 +23,12 @@ function wrkScript(scenario) {
   const requests = scenario.mixed?.map((entry) => entry.request) ?? [scenario.request];
   const lines = ['-- written by bench/http/load-generator.mjs', 'local requests = {}', 'init = function(args)'];
   requests.forEach((request, i) => {
-    const headers = Object.entries(request.headers).map(([name, value]) => `[${lua(name)}] = ${lua(value)}`).join(', ');
-    lines.push(`  requests[${i + 1}] = wrk.format(${lua(request.method)}, ${lua(request.path)}, { ${headers} }, ${request.body === undefined ? 'nil' : lua(request.body)})`);
+    const headers = Object.entries(request.headers)
+      .map(([name, value]) => `[${lua(name)}] = ${lua(value)}`)
+      .join(', ');
+    lines.push(
+      `  requests[${i + 1}] = wrk.format(${lua(request.method)}, ${lua(request.path)}, { ${headers} }, ${request.body === undefined ? 'nil' : lua(request.body)})`,
+    );
   });
   lines.push('end', 'local i = 0', 'request = function()', '  i = i % #requests + 1', '  return requests[i]', 'end', '');
   const file = join(tmpdir(), `kiln-bench-${process.pid}-${scenario.id}.lua`);
@@ -37,7 +41,10 @@ async function hasWrk() {
   // BENCH_LOAD_GENERATOR=autocannon forces the fallback (to check it on a machine that has wrk).
   if (process.env.BENCH_LOAD_GENERATOR === 'autocannon') return false;
   if (wrkPresent === undefined) {
-    wrkPresent = await run('wrk', ['--version']).then(() => true, (error) => error.code !== 'ENOENT');
+    wrkPresent = await run('wrk', ['--version']).then(
+      () => true,
+      (error) => error.code !== 'ENOENT',
+    );
   }
   return wrkPresent;
 }
@@ -76,7 +83,8 @@ async function wrk(port, scenario, seconds) {
 }
 
 async function autocannon(port, scenario, seconds) {
-  if (scenario.mixed !== undefined) throw new Error(`${scenario.title} needs wrk (apt-get install wrk): autocannon's command line sends one request`);
+  if (scenario.mixed !== undefined)
+    throw new Error(`${scenario.title} needs wrk (apt-get install wrk): autocannon's command line sends one request`);
   const request = scenario.request;
   const bin = fileURLToPath(new URL('../node_modules/.bin/autocannon', import.meta.url));
   const args = ['-c', String(loadCore), bin, '-j', '-c', String(connections), '-d', String(seconds), '-m', request.method];
@@ -85,7 +93,12 @@ async function autocannon(port, scenario, seconds) {
   args.push(`http://127.0.0.1:${port}${request.path}`);
   const { stdout } = await run('taskset', args, { timeout: (seconds + 30) * 1000, maxBuffer: 1 << 24 });
   const result = JSON.parse(stdout);
-  return { rps: result.requests.average, requests: result.requests.total, p99Ms: result.latency.p99, errors: result.non2xx + result.errors };
+  return {
+    rps: result.requests.average,
+    requests: result.requests.total,
+    p99Ms: result.latency.p99,
+    errors: result.non2xx + result.errors,
+  };
 }
 
 /** Loads a scenario's request (or its rotation of requests) against 127.0.0.1:port for `seconds`. */

@@ -33,7 +33,12 @@ export const mixedRequests = [
   },
   {
     shape: 'validated JSON body (route c)',
-    request: { method: 'POST', path: '/users', headers: { 'content-type': 'application/json' }, body: '{"name":"Ada","email":"ada@example.com","age":36}' },
+    request: {
+      method: 'POST',
+      path: '/users',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"Ada","email":"ada@example.com","age":36}',
+    },
     expected: { status: 200, json: { id: 1, name: 'Ada', email: 'ada@example.com', age: 36 } },
   },
   {

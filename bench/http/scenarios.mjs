@@ -40,7 +40,12 @@ export const scenarios = [
     request: { method: 'POST', path: '/users', headers: { 'content-type': 'application/json' }, body: JSON.stringify(newUser) },
     expected: { id: 1, ...newUser },
     // Each server must also refuse an invalid body with a 400.
-    invalid: { method: 'POST', path: '/users', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...newUser, age: -1 }) },
+    invalid: {
+      method: 'POST',
+      path: '/users',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...newUser, age: -1 }),
+    },
   },
   {
     id: 'e',

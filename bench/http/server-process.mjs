@@ -19,12 +19,19 @@ async function answers(url, headers) {
  * Spawns `node [nodeArgs] <script> <port> [--rate-limit]` under `taskset -c <serverCore>` and polls
  * `probe` (a GET the process is measured on, so a process that serves one route sees no other).
  */
-export async function startServer(server, port, { rateLimited = false, timeoutMs = 20_000, nodeArgs = [], probe = { path: '/hello', headers: {} } } = {}) {
+export async function startServer(
+  server,
+  port,
+  { rateLimited = false, timeoutMs = 20_000, nodeArgs = [], probe = { path: '/hello', headers: {} } } = {},
+) {
   const args = ['-c', String(serverCore), process.execPath, ...nodeArgs, server.script, String(port)];
   if (rateLimited) args.push('--rate-limit');
   // stdout is kept only when V8 is asked to trace (--trace-deopt writes there); servers print nothing else.
   const traced = nodeArgs.some((arg) => arg.startsWith('--trace'));
-  const child = spawn('taskset', args, { stdio: ['ignore', traced ? 'pipe' : 'ignore', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+  const child = spawn('taskset', args, {
+    stdio: ['ignore', traced ? 'pipe' : 'ignore', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   if (traced) child.stdout.on('data', (chunk) => (stderr += chunk));

@@ -11,7 +11,11 @@ export const servers = [
   { name: 'Fastify', script: bench('http/servers/fastify.mjs'), rateLimiter: '@fastify/rate-limit' },
   { name: 'Hono', script: bench('http/servers/hono.mjs'), rateLimiter: 'hono-rate-limiter' },
   { name: 'srvx', script: bench('http/servers/srvx.mjs'), rateLimiter: null, scenarios: ['a', 'b', 'c'] },
-  { name: 'Express + routing-controllers', script: bench('build/legacy/http/servers/routing-controllers/server.js'), rateLimiter: 'express-rate-limit' },
+  {
+    name: 'Express + routing-controllers',
+    script: bench('build/legacy/http/servers/routing-controllers/server.js'),
+    rateLimiter: 'express-rate-limit',
+  },
   { name: 'NestJS (express)', script: bench('build/legacy/http/servers/nestjs/server.js'), rateLimiter: '@nestjs/throttler' },
 ];
 

@@ -23,7 +23,10 @@ export async function runInProcess({ log = console.log } = {}) {
     const kiln = (await createKilnApp({ rateLimited })).handler;
     const raw = createRawListener({ rateLimited });
     const req = stubRequest(scenario.request);
-    for (const [name, listener] of [['Kiln', kiln], ['node:http (raw)', raw]]) {
+    for (const [name, listener] of [
+      ['Kiln', kiln],
+      ['node:http (raw)', raw],
+    ]) {
       const res = await serve(listener, req);
       equal(res.status, 200, `${name} ${scenario.title}: status`);
       deepStrictEqual(JSON.parse(res.body), scenario.expected, `${name} ${scenario.title}: body`);
@@ -38,7 +41,9 @@ export async function runInProcess({ log = console.log } = {}) {
     }
     // Fastest batches (each a mean over many requests): preemption by other work only adds time.
     results[scenario.id] = { kilnNs: stats.Kiln.min, rawNs: stats.raw.min, kilnMedianNs: stats.Kiln.p50, rawMedianNs: stats.raw.p50 };
-    log(`in-process: ${scenario.title}: Kiln ${stats.Kiln.min.toFixed(0)} ns, raw ${stats.raw.min.toFixed(0)} ns per request (fastest batches; medians ${stats.Kiln.p50.toFixed(0)}, ${stats.raw.p50.toFixed(0)})`);
+    log(
+      `in-process: ${scenario.title}: Kiln ${stats.Kiln.min.toFixed(0)} ns, raw ${stats.raw.min.toFixed(0)} ns per request (fastest batches; medians ${stats.Kiln.p50.toFixed(0)}, ${stats.raw.p50.toFixed(0)})`,
+    );
   }
   return { results };
 }

@@ -22,7 +22,9 @@ export async function runInjectionStart({ runs = 7, log = console.log } = {}) {
     { name: 'NestJS, 3 providers per controller', dir: await writeApp('di-nestjs', nestjsServicesApp(routeCount)), compiler: 'tsc' },
   ];
   for (const app of apps) await compileApp(app.dir, app.compiler);
-  log(`injection start-up: ${apps.length} apps of ${routeCount} routes (${routeCount / 10} controllers × ${servicesPerController} services) built; ${runs} interleaved runs each`);
+  log(
+    `injection start-up: ${apps.length} apps of ${routeCount} routes (${routeCount / 10} controllers × ${servicesPerController} services) built; ${runs} interleaved runs each`,
+  );
   const samples = Object.fromEntries(apps.map((app) => [app.name, []]));
   const path = lastRoutePath(routeCount);
   for (let run = 0; run < runs; run++) {
@@ -34,7 +36,9 @@ export async function runInjectionStart({ runs = 7, log = console.log } = {}) {
       milliseconds: median(samples[app.name].map((sample) => sample.milliseconds)),
       peakRssMb: median(samples[app.name].map((sample) => sample.peakRssMb)),
     };
-    log(`injection start-up: ${app.name.padEnd(36)} ${results[app.name].milliseconds.toFixed(0).padStart(5)} ms  peak RSS ${results[app.name].peakRssMb.toFixed(1)} MB`);
+    log(
+      `injection start-up: ${app.name.padEnd(36)} ${results[app.name].milliseconds.toFixed(0).padStart(5)} ms  peak RSS ${results[app.name].peakRssMb.toFixed(1)} MB`,
+    );
   }
   return { routeCount, servicesPerController, runs, results };
 }

@@ -15,11 +15,15 @@ import { checkServer } from '../http/check-server.mjs';
 import { load } from '../http/load-generator.mjs';
 import { timeByOrigin, topFunctions } from './cpu-profile-summary.mjs';
 
-const { values: flags, positionals } = parseArgs({ allowPositionals: true, options: { after: { type: 'string' }, node: { type: 'string', multiple: true, default: [] } } });
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { after: { type: 'string' }, node: { type: 'string', multiple: true, default: [] } },
+});
 const [pattern = 'Kiln', scenarioId = 'b', seconds = '5'] = positionals;
 const server = servers.find((candidate) => new RegExp(pattern, 'i').test(candidate.name));
 const scenario = scenarios.find((candidate) => candidate.id === scenarioId);
-if (!server || !scenario) throw new Error(`usage: profile-server.mjs <server pattern> <${scenarios.map((s) => s.id).join('|')}> [seconds] [--after a,m]`);
+if (!server || !scenario)
+  throw new Error(`usage: profile-server.mjs <server pattern> <${scenarios.map((s) => s.id).join('|')}> [seconds] [--after a,m]`);
 const afterIds = flags.after?.split(',') ?? (scenarioId === 'b2' ? ['a', 'c', 'e', 'm'] : []);
 const before = afterIds.map((id) => scenarios.find((candidate) => candidate.id === id));
 
@@ -37,7 +41,9 @@ try {
   for (const warm of before) await load(port, warm, 3);
   await load(port, scenario, 2);
   const result = await load(port, scenario, Number(seconds));
-  console.log(`${server.name} ${scenario.title}${before.length ? ` (after ${afterIds.join(', ')})` : ''}: ${Math.round(result.rps)} req/s under the profiler`);
+  console.log(
+    `${server.name} ${scenario.title}${before.length ? ` (after ${afterIds.join(', ')})` : ''}: ${Math.round(result.rps)} req/s under the profiler`,
+  );
 } finally {
   await running.stop();
   if (flags.node.length > 0) await writeFile(`${profileDir}/v8-trace.txt`, running.stderr());

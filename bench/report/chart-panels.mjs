@@ -5,6 +5,14 @@ import { httpRows } from './http-summary.mjs';
 
 export function chartPanels(http) {
   return scenarios
-    .map((scenario) => ({ title: scenario.title, rows: httpRows(http, servers.map((s) => s.name), baseline, scenario.id) }))
+    .map((scenario) => ({
+      title: scenario.title,
+      rows: httpRows(
+        http,
+        servers.map((s) => s.name),
+        baseline,
+        scenario.id,
+      ),
+    }))
     .filter((panel) => panel.rows.length > 0);
 }

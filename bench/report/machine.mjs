@@ -4,7 +4,10 @@ import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
 export function loadAverage() {
-  return os.loadavg().map((value) => value.toFixed(2)).join(' ');
+  return os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 }
 
 function typescriptVersion() {
@@ -20,7 +23,10 @@ export function commit() {
   try {
     const root = new URL('../..', import.meta.url);
     const hash = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'packages', 'transformer', 'bench'], { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'packages', 'transformer', 'bench'], {
+      cwd: root,
+      encoding: 'utf8',
+    }).trim();
     return dirty ? `${hash}+changes` : hash;
   } catch {
     return 'unknown';

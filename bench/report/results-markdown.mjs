@@ -2,7 +2,6 @@
 // the machine and its load, the HTTP tables, Kiln against its targets, binding, cold start and
 // build overhead. A part that has not been run is listed as such.
 import { scenarios } from '../http/scenarios.mjs';
-import { mixedRequests } from '../http/mixed-traffic.mjs';
 import { servers, baseline } from '../http/servers.mjs';
 import { cpuRatio, httpRows, roundRatio } from './http-summary.mjs';
 import { injectionStartMarkdown } from '../injection-start/injection-start.bench.mjs';
@@ -12,7 +11,9 @@ const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits)
 const whole = (value) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '–');
 
 function loadLine(part) {
-  return part.load ? ` Load average (1/5/15 min) before: ${part.load.before}; after: ${part.load.after}. Run ${part.load.at}${part.commit ? ` at commit ${part.commit}` : ''}.` : '';
+  return part.load
+    ? ` Load average (1/5/15 min) before: ${part.load.before}; after: ${part.load.after}. Run ${part.load.at}${part.commit ? ` at commit ${part.commit}` : ''}.`
+    : '';
 }
 
 function httpSection(http) {
@@ -20,28 +21,42 @@ function httpSection(http) {
     '## HTTP throughput',
     '',
     `${http.rounds} rounds; per measurement ${http.warmupSeconds} s warm-up then ${http.seconds} s measured; ${http.loadGenerator}; ` +
-      'server pinned to core 0, load generator to core 1 (`taskset`), 127.0.0.1 only. Every server\'s answers were checked before anything was timed; ' +
-      'each round takes the scenarios in turn and visits the servers in a rotated order, (d) right after each server\'s (b). ' +
+      "server pinned to core 0, load generator to core 1 (`taskset`), 127.0.0.1 only. Every server's answers were checked before anything was timed; " +
+      "each round takes the scenarios in turn and visits the servers in a rotated order, (d) right after each server's (b). " +
       'Each server runs three processes: one that only ever serves route (b) (the "fresh" (b)), one behind its rate limiter for (d), and one for everything else, ' +
       'which serves (a), (c), (e), the mixed traffic (m) and then (b) again ("b2") in each round. ' +
       '"× raw" is the median of the per-round ratios to hand-written `node:http` on the same scenario. ' +
       '"CPU µs/req" is the server process\'s CPU time (user + system, from /proc) during the measurement divided by the requests served, ' +
-      'a cost that the machine\'s other load disturbs less than req/s; "× raw (CPU)" is raw node:http\'s CPU per request over the server\'s, per round, median.' + loadLine(http),
+      "a cost that the machine's other load disturbs less than req/s; \"× raw (CPU)\" is raw node:http's CPU per request over the server's, per round, median." +
+      loadLine(http),
     '',
   ];
   for (const scenario of scenarios) {
     const rows = httpRows(http, serverNames, baseline, scenario.id);
     if (rows.length === 0) continue;
-    lines.push(`### ${scenario.title}`, '', '| server | req/s (median) | × raw node:http | p99 ms | CPU µs/req | × raw (CPU) | req/s per round |', '|---|---:|---:|---:|---:|---:|---|');
+    lines.push(
+      `### ${scenario.title}`,
+      '',
+      '| server | req/s (median) | × raw node:http | p99 ms | CPU µs/req | × raw (CPU) | req/s per round |',
+      '|---|---:|---:|---:|---:|---:|---|',
+    );
     for (const row of rows) {
       const name = row.server === 'Kiln' ? '**Kiln**' : row.server;
-      lines.push(`| ${name} | ${whole(row.rps)} | ${fixed(row.ratio, 2)} | ${fixed(row.p99Ms, 2)} | ${fixed(row.cpuUs, 1)} | ${fixed(row.cpuRatio, 2)} | ${row.perRound.map(whole).join(' / ')} |`);
+      lines.push(
+        `| ${name} | ${whole(row.rps)} | ${fixed(row.ratio, 2)} | ${fixed(row.p99Ms, 2)} | ${fixed(row.cpuUs, 1)} | ${fixed(row.cpuRatio, 2)} | ${row.perRound.map(whole).join(' / ')} |`,
+      );
     }
     if (scenario.mixed) {
-      lines.push('', `Routes in rotation (wrk's Lua script sends them in turn over all connections; every answer checked first): ${scenario.mixed.map((entry) => `\`${entry.request.method} ${entry.request.path}\` (${entry.shape})`).join('; ')}.`);
+      lines.push(
+        '',
+        `Routes in rotation (wrk's Lua script sends them in turn over all connections; every answer checked first): ${scenario.mixed.map((entry) => `\`${entry.request.method} ${entry.request.path}\` (${entry.shape})`).join('; ')}.`,
+      );
     }
     if (scenario.id === 'e') {
-      lines.push('', 'Fastify answers through its response schema (fast-json-stringify); Kiln through the typia serialiser its build wrote for `UserSummary[]`; the others with `JSON.stringify`.');
+      lines.push(
+        '',
+        'Fastify answers through its response schema (fast-json-stringify); Kiln through the typia serialiser its build wrote for `UserSummary[]`; the others with `JSON.stringify`.',
+      );
     }
     if (scenario.rateLimited) {
       const limiters = servers.map((s) => `${s.name}: ${s.rateLimiter ?? 'none usual, not run'}`).join('; ');
@@ -89,20 +104,24 @@ function targetRows(results) {
   if (results.build?.ratio !== undefined) other('build overhead ≤ 1.25× plain tspc', results.build.ratio, (v) => v <= 1.25);
   else rows.push('| build overhead ≤ 1.25× plain tspc | pending | – | – |');
   const bundle = cold?.['Kiln (esbuild bundle)'];
-  if (bundle) other('cold start of the esbuild bundle ≤ 1.3× raw node:http', bundle.milliseconds / cold[baseline].milliseconds, (v) => v <= 1.3);
+  if (bundle)
+    other('cold start of the esbuild bundle ≤ 1.3× raw node:http', bundle.milliseconds / cold[baseline].milliseconds, (v) => v <= 1.3);
   const esbuild = results.build?.esbuild;
   if (esbuild) other('esbuild rebuild after one controller edit ≤ 300 ms', esbuild.incrementalMs, (v) => v <= 300, ' ms');
   return rows;
 }
 
 function bindingSection(binding) {
-  const rows = Object.entries(binding.timings).map(([name, t]) => `| ${name} | ${fixed(t.minNs, 1)} | ${fixed(t.p50Ns, 1)} | ${fixed(t.p99Ns, 1)} |`);
+  const rows = Object.entries(binding.timings).map(
+    ([name, t]) => `| ${name} | ${fixed(t.minNs, 1)} | ${fixed(t.p50Ns, 1)} | ${fixed(t.p99Ns, 1)} |`,
+  );
   return [
     '## Binding micro-benchmark',
     '',
     'Binding the four arguments of `UsersController.get(id: number, active: boolean, tags: string[], requestId: string)` from one ' +
-      'request (params matched, query parsed, headers answered from Node\'s object). Outputs checked equal on 4 inputs before timing; mitata.' +
-      ` Kiln's binder: ${binding.source ?? 'hand-written in the generated shape'}.` + loadLine(binding),
+      "request (params matched, query parsed, headers answered from Node's object). Outputs checked equal on 4 inputs before timing; mitata." +
+      ` Kiln's binder: ${binding.source ?? 'hand-written in the generated shape'}.` +
+      loadLine(binding),
     '',
     '| binder | ns/op (fastest batch) | median | p99 |',
     '|---|---:|---:|---:|',
@@ -125,11 +144,12 @@ function inProcessSection(inProcess, http) {
   return [
     '## Listener work per request, in process',
     '',
-    'Kiln\'s `app.handler` and the hand-written listener called directly on the same stub request and response (no socket, no HTTP ' +
-      'parser): the part of a request\'s CPU time that is the framework\'s own. Answers checked first; mitata, fastest batch of many requests ' +
+    "Kiln's `app.handler` and the hand-written listener called directly on the same stub request and response (no socket, no HTTP " +
+      "parser): the part of a request's CPU time that is the framework's own. Answers checked first; mitata, fastest batch of many requests " +
       '(preemption by other work only adds time). "Projected × raw" ' +
-      'adds Kiln\'s extra work to raw node:http\'s measured server CPU per request on the socket: the ratio Kiln reaches when the server ' +
-      'core is the limit.' + loadLine(inProcess),
+      "adds Kiln's extra work to raw node:http's measured server CPU per request on the socket: the ratio Kiln reaches when the server " +
+      'core is the limit.' +
+      loadLine(inProcess),
     '',
     '| route | Kiln ns/req | raw ns/req | Kiln extra ns | projected × raw |',
     '|---|---:|---:|---:|---:|',
@@ -147,17 +167,23 @@ function limiterProjection(inProcess, http) {
   if (!b || !d || !Number.isFinite(rawCpuUs)) return [];
   const socketUs = rawCpuUs - b.rawNs / 1000;
   const projected = (socketUs + b.kilnNs / 1000) / (socketUs + d.kilnNs / 1000);
-  return [`Projected Kiln (d)/(b) on the socket: ${fixed(projected, 3)} (the limiter's own ${whole(d.kilnNs - b.kilnNs)} ns per request on ` +
-    `${fixed(socketUs, 1)} µs of Node HTTP and kernel work; the three extra response headers' cost inside Node is not in this figure).`, ''];
+  return [
+    `Projected Kiln (d)/(b) on the socket: ${fixed(projected, 3)} (the limiter's own ${whole(d.kilnNs - b.kilnNs)} ns per request on ` +
+      `${fixed(socketUs, 1)} µs of Node HTTP and kernel work; the three extra response headers' cost inside Node is not in this figure).`,
+    '',
+  ];
 }
 
 function coldStartSection(cold) {
-  const rows = Object.entries(cold.results).map(([name, r]) => `| ${name === 'Kiln' ? '**Kiln**' : name} | ${fixed(r.milliseconds, 0)} | ${fixed(r.peakRssMb, 1)} |`);
+  const rows = Object.entries(cold.results).map(
+    ([name, r]) => `| ${name === 'Kiln' ? '**Kiln**' : name} | ${fixed(r.milliseconds, 0)} | ${fixed(r.peakRssMb, 1)} |`,
+  );
   return [
     '## Cold start',
     '',
     `Process spawn → first 200 on the last of ${cold.routeCount} generated routes (each \`GET /c<n>/r<m>/:id?q=\`, typed id), median of ${cold.runs} interleaved runs; ` +
-      `peak RSS is the process's VmHWM at that moment. Kiln's binders: ${cold.transformer ? 'generated by @kiln/core/transformer' : 'hand-written in the generated shape'}.` + loadLine(cold),
+      `peak RSS is the process's VmHWM at that moment. Kiln's binders: ${cold.transformer ? 'generated by @kiln/core/transformer' : 'hand-written in the generated shape'}.` +
+      loadLine(cold),
     '',
     '| app | ms to first 200 | peak RSS MB |',
     '|---|---:|---:|',
@@ -203,7 +229,8 @@ function openApiBuildSection(build) {
   return [
     '## Build overhead of the OpenAPI document',
     '',
-    `\`tspc -p\` on the same generated project of ${build.routeCount} routes with @kiln/core/transformer, without and with its \`openapi\` option (the build also writes a document of ${build.operations} operations), median of ${build.runs} interleaved runs.` + loadLine(build),
+    `\`tspc -p\` on the same generated project of ${build.routeCount} routes with @kiln/core/transformer, without and with its \`openapi\` option (the build also writes a document of ${build.operations} operations), median of ${build.runs} interleaved runs.` +
+      loadLine(build),
     '',
     '| build | seconds (wall) | CPU seconds (user + system) |',
     '|---|---:|---:|',
@@ -242,6 +269,9 @@ export function resultsMarkdown(results) {
   lines.push(...injectionStartMarkdown(results.injectionStart));
   lines.push(...buildSection(results.build ?? { pending: 'not run' }));
   if (results.buildOpenApi) lines.push(...openApiBuildSection(results.buildOpenApi));
-  lines.push('Rerun: `npm run bench` (all parts) or `npm run bench -- binding|in-process|http|cold-start|build` (one part; the others keep their last results); `npm run bench -- report` rewrites this file from the last results.', '');
+  lines.push(
+    'Rerun: `npm run bench` (all parts) or `npm run bench -- binding|in-process|http|cold-start|build` (one part; the others keep their last results); `npm run bench -- report` rewrites this file from the last results.',
+    '',
+  );
   return lines.join('\n');
 }

@@ -65,7 +65,9 @@ export function buildRouteTable(
     if (metadata === undefined || declaration === undefined) {
       throw new KilnError('KILN001', `${describe(controller)} is listed in controllers but is not decorated with @Controller(basePath)`);
     }
-    const controllerChain = declaration.middlewares.map((m, i) => resolver.resolve(m, `@Controller of ${controller.name}, middleware ${i}`));
+    const controllerChain = declaration.middlewares.map((m, i) =>
+      resolver.resolve(m, `@Controller of ${controller.name}, middleware ${i}`),
+    );
     const instance = container.instanceOf(controller);
     const methods: MethodDeclarations = (metadata[kMethods] as MethodDeclarations | undefined) ?? new Map();
 
@@ -83,7 +85,8 @@ export function buildRouteTable(
         if (method.binder === undefined) throw new KilnError('KILN003', `Route ${where} has no compiled binder: ${pluginHint}`);
         const key = `${spec.method} ${routeShape(path)}`;
         const previous = seen.get(key);
-        if (previous !== undefined) throw new KilnError('KILN002', `Route ${spec.method} ${path} is declared twice: by ${previous} and by ${name}`);
+        if (previous !== undefined)
+          throw new KilnError('KILN002', `Route ${spec.method} ${path} is declared twice: by ${previous} and by ${name}`);
         seen.set(key, name);
         const routeChain = spec.middlewares.map((m, i) => resolver.resolve(m, `route ${where}, middleware ${i}`));
         routes.push(
@@ -92,7 +95,10 @@ export function buildRouteTable(
             name,
             instance,
             handler: handler as CompiledRoute['handler'],
-            binder: method.binder === noParameters ? undefined : routeBinder(method.binder, container.handlerValues(controller, String(methodName))),
+            binder:
+              method.binder === noParameters
+                ? undefined
+                : routeBinder(method.binder, container.handlerValues(controller, String(methodName))),
             serializer: method.serializer,
             status: method.status,
             strict,

@@ -16,4 +16,3 @@ export function toBooleanArray(items: readonly string[]): boolean[] {
   for (let i = 0; i < items.length; i++) values[i] = parseBoolean(items[i]);
   return values;
 }
-

@@ -30,7 +30,10 @@ function checkedJson(text: string, name: string, strict: boolean, check: BodyVal
   if (result.success) return value;
   if (!strict) return null;
   const root = index < 0 ? name : `${name}[${index}]`;
-  throw parameterValidationError(root, result.errors.map((e) => ({ path: root + e.path.slice('$input'.length), expected: e.expected, value: e.value })));
+  throw parameterValidationError(
+    root,
+    result.errors.map((e) => ({ path: root + e.path.slice('$input'.length), expected: e.expected, value: e.value })),
+  );
 }
 
 /**

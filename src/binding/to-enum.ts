@@ -7,7 +7,13 @@ import { firstText, type RawValue } from './raw-value.js';
  * number first. On failure: `null`, or with `strict` a 400
  * `Parameter '<name>' expected one of [a, b, c], got '<text>'`.
  */
-export function parseEnum(text: string, name: string, strict: boolean, allowed: readonly (string | number)[], index = -1): string | number | null {
+export function parseEnum(
+  text: string,
+  name: string,
+  strict: boolean,
+  allowed: readonly (string | number)[],
+  index = -1,
+): string | number | null {
   if (allowed.includes(text)) return text;
   if (text.trim() !== '') {
     const number = Number(text);
@@ -18,13 +24,23 @@ export function parseEnum(text: string, name: string, strict: boolean, allowed: 
 }
 
 /** An enum or literal-union parameter; `undefined` when absent. */
-export function toEnum(raw: RawValue, name: string, strict: boolean, allowed: readonly (string | number)[]): string | number | null | undefined {
+export function toEnum(
+  raw: RawValue,
+  name: string,
+  strict: boolean,
+  allowed: readonly (string | number)[],
+): string | number | null | undefined {
   const text = firstText(raw);
   return text === undefined ? undefined : parseEnum(text, name, strict, allowed);
 }
 
 /** An array of enum items; a failing item is named by its index. */
-export function toEnumArray(items: readonly string[], name: string, strict: boolean, allowed: readonly (string | number)[]): (string | number | null)[] {
+export function toEnumArray(
+  items: readonly string[],
+  name: string,
+  strict: boolean,
+  allowed: readonly (string | number)[],
+): (string | number | null)[] {
   const values: (string | number | null)[] = new Array(items.length);
   for (let i = 0; i < items.length; i++) values[i] = parseEnum(items[i]!, name, strict, allowed, i);
   return values;

@@ -11,9 +11,9 @@ export interface BodyValidationError {
  * What a typia validator generated at build time is (`typia.createValidateEquals<T>()`), reduced
  * to the members Kiln reads.
  */
-export type BodyValidator = (input: unknown) =>
-  | { readonly success: true }
-  | { readonly success: false; readonly errors: readonly BodyValidationError[] };
+export type BodyValidator = (
+  input: unknown,
+) => { readonly success: true } | { readonly success: false; readonly errors: readonly BodyValidationError[] };
 
 // A hostile body (a megabyte of unexpected keys) fails on every key: the 400 names a few failures
 // and counts the rest, so that it stays small whatever was sent (Fastify's CVE-2020-8192).
@@ -37,7 +37,13 @@ type FailureList = BodyValidationError[] & { [unlisted]?: number };
  * A handler with several typed `@Body` parameters passes one `failures` list to each and calls
  * {@link allBodiesValid} after the last, so the 400 names the failures of all of them.
  */
-export function validateBody(value: unknown, strict: boolean, validate: BodyValidator, path = '$input', failures?: BodyValidationError[]): unknown {
+export function validateBody(
+  value: unknown,
+  strict: boolean,
+  validate: BodyValidator,
+  path = '$input',
+  failures?: BodyValidationError[],
+): unknown {
   if (!strict) return value;
   // Hot path: a valid body costs one validator call.
   const result = validate(value);
@@ -82,7 +88,9 @@ export function bodyValidationError(errors: readonly BodyValidationError[], more
   const originals = errors.slice(0, listedFailures);
   const shown = originals.map(shorten);
   const rest = more + Math.max(0, errors.length - listedFailures);
-  const listed = shown.map((e, i) => `${e.path} expected ${e.expected}, got ${clip(describeValue(originals[i]!.value), longestValueInMessage)}`);
+  const listed = shown.map(
+    (e, i) => `${e.path} expected ${e.expected}, got ${clip(describeValue(originals[i]!.value), longestValueInMessage)}`,
+  );
   if (rest > 0) listed.push(`and ${rest} more`);
   const data: { errors: BodyValidationError[]; more?: number } = { errors: shown };
   if (rest > 0) data.more = rest;

@@ -23,7 +23,10 @@ function swaggerUiDist(): { dir: string; version: string } {
     const manifest = createRequire(import.meta.url).resolve('swagger-ui-dist/package.json');
     return { dir: dirname(manifest), version: (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version };
   } catch {
-    throw new KilnError('KILN033', "docs.ui needs the swagger-ui-dist package, which serves the docs page without a CDN: npm install swagger-ui-dist (or remove docs.ui)");
+    throw new KilnError(
+      'KILN033',
+      'docs.ui needs the swagger-ui-dist package, which serves the docs page without a CDN: npm install swagger-ui-dist (or remove docs.ui)',
+    );
   }
 }
 
@@ -35,7 +38,8 @@ export function docsPageAssets(uiPath: string, documentUrl: string | undefined, 
   const { dir, version } = swaggerUiDist();
   const base = uiPath === '/' ? '' : uiPath;
   const immutable = 'public, max-age=86400';
-  const source = documentUrl === undefined ? `spec: ${JSON.stringify(document).replace(/</g, '\\u003c')}` : `url: ${JSON.stringify(documentUrl)}`;
+  const source =
+    documentUrl === undefined ? `spec: ${JSON.stringify(document).replace(/</g, '\\u003c')}` : `url: ${JSON.stringify(documentUrl)}`;
   const init =
     '// Kiln docs page: Swagger UI on the document this server serves. validatorUrl: null keeps it offline.\n' +
     `window.ui = SwaggerUIBundle({ ${source}, dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null, presets: [SwaggerUIBundle.presets.apis] });\n`;
@@ -56,8 +60,18 @@ export function docsPageAssets(uiPath: string, documentUrl: string | undefined, 
 `;
   return [
     { path: uiPath, contentType: 'text/html; charset=utf-8', body: html, cacheControl: 'no-cache' },
-    { path: `${base}/swagger-ui.css`, contentType: 'text/css; charset=utf-8', body: readFileSync(join(dir, 'swagger-ui.css')), cacheControl: immutable },
-    { path: `${base}/swagger-ui-bundle.js`, contentType: 'text/javascript; charset=utf-8', body: readFileSync(join(dir, 'swagger-ui-bundle.js')), cacheControl: immutable },
+    {
+      path: `${base}/swagger-ui.css`,
+      contentType: 'text/css; charset=utf-8',
+      body: readFileSync(join(dir, 'swagger-ui.css')),
+      cacheControl: immutable,
+    },
+    {
+      path: `${base}/swagger-ui-bundle.js`,
+      contentType: 'text/javascript; charset=utf-8',
+      body: readFileSync(join(dir, 'swagger-ui-bundle.js')),
+      cacheControl: immutable,
+    },
     { path: `${base}/kiln-docs.js`, contentType: 'text/javascript; charset=utf-8', body: init, cacheControl: 'no-cache' },
   ];
 }

@@ -13,7 +13,8 @@ class KilnDocs {}
 
 function checkedPath(value: unknown, name: string): string | undefined {
   if (value === undefined || value === false) return undefined;
-  if (typeof value !== 'string' || !value.startsWith('/')) throw new KilnError('KILN030', `docs.${name} must be a path starting with '/', or false; got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || !value.startsWith('/'))
+    throw new KilnError('KILN030', `docs.${name} must be a path starting with '/', or false; got ${JSON.stringify(value)}`);
   return joinRoutePath('/', value);
 }
 
@@ -29,7 +30,8 @@ export function withDocsRoutes(table: RouteTable, docs: DocsOptions): RouteTable
   const text = JSON.stringify(document);
 
   const answers: { path: string; contentType: string; body: Uint8Array | string; cacheControl: string }[] = [];
-  if (openapiPath !== undefined) answers.push({ path: openapiPath, contentType: 'application/json; charset=utf-8', body: text, cacheControl: 'no-cache' });
+  if (openapiPath !== undefined)
+    answers.push({ path: openapiPath, contentType: 'application/json; charset=utf-8', body: text, cacheControl: 'no-cache' });
   if (uiPath !== undefined) {
     const title = `${(document.info as { title?: string } | undefined)?.title ?? 'API'} — API reference`;
     answers.push(...docsPageAssets(uiPath, openapiPath, document, title));
@@ -37,13 +39,20 @@ export function withDocsRoutes(table: RouteTable, docs: DocsOptions): RouteTable
   const taken = new Set(table.routes.filter((r) => r.info.method === 'GET').map((r) => r.info.path));
   const instance = new KilnDocs();
   const routes = answers.map((answer): CompiledRoute => {
-    if (taken.has(answer.path)) throw new KilnError('KILN034', `docs: GET ${answer.path} is already a route of the app; choose other docs.openapi / docs.ui paths`);
+    if (taken.has(answer.path))
+      throw new KilnError('KILN034', `docs: GET ${answer.path} is already a route of the app; choose other docs.openapi / docs.ui paths`);
     const headers = { 'content-type': answer.contentType, 'cache-control': answer.cacheControl };
     const handler = answer.path === openapiPath ? 'document' : answer.path === uiPath ? 'page' : 'asset';
     return Object.freeze({
       info: Object.freeze({ method: 'GET', path: answer.path, controller: KilnDocs, handler }),
-      name: `KilnDocs ${answer.path}`, instance, handler: () => new Response(answer.body, { headers }),
-      binder: undefined, serializer: undefined, status: undefined, strict: false, middlewares: table.appChain,
+      name: `KilnDocs ${answer.path}`,
+      instance,
+      handler: () => new Response(answer.body, { headers }),
+      binder: undefined,
+      serializer: undefined,
+      status: undefined,
+      strict: false,
+      middlewares: table.appChain,
     });
   });
   return { routes: [...table.routes, ...routes], appChain: table.appChain };

@@ -19,15 +19,21 @@ function openApiPath(path: string): string {
 /** Reads and parses the document the option names. */
 export function readDocument(document: DocsOptions['document']): Json {
   if (document === null || (typeof document !== 'string' && typeof document !== 'object')) {
-    throw new KilnError('KILN030', 'docs.document must name the OpenAPI document the build wrote (a path, a file: URL or the parsed document)');
+    throw new KilnError(
+      'KILN030',
+      'docs.document must name the OpenAPI document the build wrote (a path, a file: URL or the parsed document)',
+    );
   }
   let parsed: unknown = document;
   if (typeof document === 'string' || document instanceof URL) {
     try {
       parsed = JSON.parse(readFileSync(document, 'utf8'));
     } catch (error) {
-      throw new KilnError('KILN031', `docs.document: cannot read the OpenAPI document ${String(document)} (${(error as Error).message}). ` +
-        'Build with the openapi option of @kiln/core/transformer, e.g. "openapi": { "output": "openapi.json" }');
+      throw new KilnError(
+        'KILN031',
+        `docs.document: cannot read the OpenAPI document ${String(document)} (${(error as Error).message}). ` +
+          'Build with the openapi option of @kiln/core/transformer, e.g. "openapi": { "output": "openapi.json" }',
+      );
     }
   }
   const json = parsed as Json;
@@ -47,13 +53,17 @@ export function servedDocument(document: Json, routes: readonly CompiledRoute[])
     const { method, path } = route.info;
     const operation: Json | undefined = served.paths[openApiPath(path)]?.[method.toLowerCase()];
     if (operation === undefined) {
-      throw new KilnError('KILN032', `The OpenAPI document does not describe ${method} ${path} (${route.name}): it was written by an older build. Rebuild the app with tspc`);
+      throw new KilnError(
+        'KILN032',
+        `The OpenAPI document does not describe ${method} ${path} (${route.name}): it was written by an older build. Rebuild the app with tspc`,
+      );
     }
     for (const middleware of route.middlewares) {
       const description = middlewareDescription(middleware);
       if (description === undefined) continue;
       operation.responses ??= {};
-      for (const [status, response] of Object.entries(description.responses ?? {})) operation.responses[status] ??= structuredClone(response);
+      for (const [status, response] of Object.entries(description.responses ?? {}))
+        operation.responses[status] ??= structuredClone(response);
       for (const response of Object.values(operation.responses) as Json[]) {
         if (response.$ref !== undefined) continue;
         response.headers = { ...structuredClone(description.headers ?? {}), ...response.headers };

@@ -44,12 +44,15 @@ export class Container {
       if (injection === null || typeof injection !== 'object' || !('token' in injection)) {
         this.#problems.push(`injections[${i}] must be { token, provide } or { token, factory }`);
       } else if ('factory' in injection) {
-        if (typeof injection.factory !== 'function') this.#problems.push(`injections[${i}] (${describeToken(injection.token)}): factory must be a function`);
+        if (typeof injection.factory !== 'function')
+          this.#problems.push(`injections[${i}] (${describeToken(injection.token)}): factory must be a function`);
         else this.#registered.set(injection.token, { factory: injection.factory });
       } else if ('provide' in injection) {
         this.#registered.set(injection.token, { value: injection.provide });
       } else {
-        this.#problems.push(`injections[${i}] (${describeToken((injection as { token?: unknown }).token)}) has neither provide nor factory`);
+        this.#problems.push(
+          `injections[${i}] (${describeToken((injection as { token?: unknown }).token)}) has neither provide nor factory`,
+        );
       }
     });
   }
@@ -70,10 +73,14 @@ export class Container {
         continue;
       }
       if (value instanceof Promise) {
-        pending.push(value.then(
-          (resolved) => void (entry.value = resolved),
-          (error) => { throw new KilnError('KILN021', `The factory of ${describeToken(token)} rejected: ${(error as Error)?.message ?? error}`); },
-        ));
+        pending.push(
+          value.then(
+            (resolved) => void (entry.value = resolved),
+            (error) => {
+              throw new KilnError('KILN021', `The factory of ${describeToken(token)} rejected: ${(error as Error)?.message ?? error}`);
+            },
+          ),
+        );
       } else {
         entry.value = value;
       }
@@ -107,7 +114,9 @@ export class Container {
    * (they depend on nothing Kiln creates), then created instances, dependencies before dependents.
    */
   #lifecycleOrder(): object[] {
-    const registered = [...this.#registered.values()].map((entry) => entry.value).filter((value): value is object => value !== null && typeof value === 'object');
+    const registered = [...this.#registered.values()]
+      .map((entry) => entry.value)
+      .filter((value): value is object => value !== null && typeof value === 'object');
     return [...new Set([...registered, ...this.#created])];
   }
 
@@ -146,7 +155,9 @@ export class Container {
       return undefined;
     }
     if (metadataOf(token)?.[kInjectable] !== true) {
-      this.#problems.push(`${describeToken(token)} is neither @Injectable() nor registered in createServer({ injections }) (needed by ${dependency.site})`);
+      this.#problems.push(
+        `${describeToken(token)} is neither @Injectable() nor registered in createServer({ injections }) (needed by ${dependency.site})`,
+      );
       return undefined;
     }
     const scope = deep ? 'deep-local' : dependency.scope;
@@ -161,7 +172,9 @@ export class Container {
     }
     const plan = this.#planOf(target);
     if (plan === undefined && target.length > 0) {
-      this.#problems.push(`${describeToken(target)}'s constructor takes ${target.length} parameter(s) but has no dependency list: @kiln/core/transformer did not compile its file`);
+      this.#problems.push(
+        `${describeToken(target)}'s constructor takes ${target.length} parameter(s) but has no dependency list: @kiln/core/transformer did not compile its file`,
+      );
     }
     const inner = [...path, target];
     const args = (plan?.constructorParameters ?? []).map((dependency) => this.#resolve(dependency, deep, inner));

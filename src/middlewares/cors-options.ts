@@ -62,18 +62,27 @@ export function checkCorsOptions(options: CorsOptions): void {
   if (options === null || typeof options !== 'object') refuse(`options must be an object, got ${options}`);
   const { origin } = options;
   const originOk =
-    origin === undefined || typeof origin === 'boolean' || typeof origin === 'function' || isOriginItem(origin) ||
+    origin === undefined ||
+    typeof origin === 'boolean' ||
+    typeof origin === 'function' ||
+    isOriginItem(origin) ||
     (Array.isArray(origin) && origin.every(isOriginItem));
   if (!originOk) refuse('origin must be a boolean, a string, a RegExp, a list of strings and RegExps, or a function');
   for (const name of ['credentials', 'preflight'] as const) {
-    if (options[name] !== undefined && typeof options[name] !== 'boolean') refuse(`${name} must be true or false, got ${typeof options[name]}`);
+    if (options[name] !== undefined && typeof options[name] !== 'boolean')
+      refuse(`${name} must be true or false, got ${typeof options[name]}`);
   }
   if ((origin === undefined || origin === '*') && options.credentials === true) {
-    refuse("credentials: true needs an origin other than '*' (browsers refuse a wildcard origin with credentials); use origin: true to reflect the request's origin");
+    refuse(
+      "credentials: true needs an origin other than '*' (browsers refuse a wildcard origin with credentials); use origin: true to reflect the request's origin",
+    );
   }
   const { maxAge, optionsSuccessStatus } = options;
   if (maxAge !== undefined && (!Number.isInteger(maxAge) || maxAge < 0)) refuse(`maxAge must be a whole number of seconds, got ${maxAge}`);
-  if (optionsSuccessStatus !== undefined && (!Number.isInteger(optionsSuccessStatus) || optionsSuccessStatus < 200 || optionsSuccessStatus > 299)) {
+  if (
+    optionsSuccessStatus !== undefined &&
+    (!Number.isInteger(optionsSuccessStatus) || optionsSuccessStatus < 200 || optionsSuccessStatus > 299)
+  ) {
     refuse(`optionsSuccessStatus must be a 2xx status, got ${optionsSuccessStatus}`);
   }
 }

@@ -79,7 +79,10 @@ export function cors(options: CorsOptions = {}): MiddlewareFunction {
     if (typeof origin === 'string') return answer(req, origin);
     if (typeof origin !== 'function') return answer(req, allowedOrigin(origin, requestOrigin));
     const decided = origin(requestOrigin, req);
-    const toAllowed = (value: boolean | string): string | undefined => (value === true ? requestOrigin : value === false ? undefined : value);
-    return isPromiseLike(decided) ? Promise.resolve(decided).then((value) => answer(req, toAllowed(value))) : answer(req, toAllowed(decided));
+    const toAllowed = (value: boolean | string): string | undefined =>
+      value === true ? requestOrigin : value === false ? undefined : value;
+    return isPromiseLike(decided)
+      ? Promise.resolve(decided).then((value) => answer(req, toAllowed(value)))
+      : answer(req, toAllowed(decided));
   };
 }

@@ -50,7 +50,13 @@ function downstreamResponse(req: RequestCore, chain: readonly MiddlewareFunction
 }
 
 /** After a middleware: its own value ends the chain; `undefined` goes on to the next step. */
-function continueAfter(req: RequestCore, chain: readonly MiddlewareFunction[], decision: RouteDecision<CompiledRoute>, index: number, value: unknown): unknown {
+function continueAfter(
+  req: RequestCore,
+  chain: readonly MiddlewareFunction[],
+  decision: RouteDecision<CompiledRoute>,
+  index: number,
+  value: unknown,
+): unknown {
   if (value === undefined) return runFrom(req, chain, decision, index + 1);
   // A middleware's own value is a plain 200, whatever status the handler would have had.
   if (!(value instanceof Response)) {

@@ -14,7 +14,11 @@ export function parseCookies(header: string | null): Record<string, string> {
     let value = pair.slice(equals + 1).trim();
     if (value.length > 1 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
     if (value.indexOf('%') !== -1) {
-      try { value = decodeURIComponent(value); } catch { /* keep the raw value */ }
+      try {
+        value = decodeURIComponent(value);
+      } catch {
+        /* keep the raw value */
+      }
     }
     cookies[name] = value;
   }

@@ -15,10 +15,18 @@ export class FetchRequest extends RequestCore {
     this.source = source;
   }
 
-  get url(): string { return this.source.url; }
-  get headers(): Headers { return this.source.headers; }
-  get protocol(): 'http' | 'https' { return this.#parsedUrl().protocol === 'https:' ? 'https' : 'http'; }
-  get hostname(): string { return this.#parsedUrl().hostname; }
+  get url(): string {
+    return this.source.url;
+  }
+  get headers(): Headers {
+    return this.source.headers;
+  }
+  get protocol(): 'http' | 'https' {
+    return this.#parsedUrl().protocol === 'https:' ? 'https' : 'http';
+  }
+  get hostname(): string {
+    return this.#parsedUrl().hostname;
+  }
 
   #parsedUrl(): URL {
     return (this.#url ??= new URL(this.source.url));
@@ -27,15 +35,21 @@ export class FetchRequest extends RequestCore {
   get flatHeaders(): Record<string, string> {
     if (this.#flatHeaders === undefined) {
       const flat: Record<string, string> = Object.create(null);
-      this.source.headers.forEach((value, name) => { flat[name] = value; });
+      this.source.headers.forEach((value, name) => {
+        flat[name] = value;
+      });
       this.#flatHeaders = flat;
     }
     return this.#flatHeaders;
   }
 
   /** There is no socket in process. */
-  protected socketAddress(): string | undefined { return undefined; }
-  protected abortSignal(): AbortSignal { return this.source.signal; }
+  protected socketAddress(): string | undefined {
+    return undefined;
+  }
+  protected abortSignal(): AbortSignal {
+    return this.source.signal;
+  }
   protected openStream(): ReadableStream<Uint8Array> | null {
     const body = this.source.body;
     if (body === null) return null;

@@ -100,9 +100,11 @@ export interface RequestOptions {
 function refusedHeader(name: unknown, value: unknown): KilnError {
   const shown = typeof name === 'string' ? JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}...` : name) : typeof name;
   let reason: string;
-  if (!isHeaderName(name)) reason = 'its name is not an HTTP token (letters, digits and !#$%&\'*+-.^_`|~ only)';
+  if (!isHeaderName(name)) reason = "its name is not an HTTP token (letters, digits and !#$%&'*+-.^_`|~ only)";
   else if (typeof value !== 'string') reason = `its value must be a string, got ${value === null ? 'null' : typeof value}`;
-  else if (!isHeaderValue(value)) reason = 'its value has a character HTTP cannot carry (a control character such as CR, LF or NUL, DEL, or one past U+00FF: percent-encode it)';
+  else if (!isHeaderValue(value))
+    reason =
+      'its value has a character HTTP cannot carry (a control character such as CR, LF or NUL, DEL, or one past U+00FF: percent-encode it)';
   else reason = 'it is a connection or framing header, which Kiln writes itself';
   return new KilnError('KILN040', `setResponseHeader(${shown}, ...) refused: ${reason}`);
 }
@@ -289,19 +291,45 @@ export abstract class RequestCore implements KilnRequest {
   }
 
   // The rest of the Request interface, with the values a server-side request has.
-  get cache(): Request['cache'] { return 'default'; }
-  get credentials(): Request['credentials'] { return 'same-origin'; }
-  get destination(): Request['destination'] { return ''; }
-  get integrity(): string { return ''; }
-  get keepalive(): boolean { return false; }
-  get mode(): Request['mode'] { return 'cors'; }
-  get redirect(): Request['redirect'] { return 'follow'; }
-  get referrer(): string { return this.headers.get('referer') ?? ''; }
-  get referrerPolicy(): Request['referrerPolicy'] { return ''; }
-  get duplex(): 'half' { return 'half'; }
-  get isReloadNavigation(): boolean { return false; }
-  get isHistoryNavigation(): boolean { return false; }
-  get signal(): AbortSignal { return this.abortSignal(); }
+  get cache(): Request['cache'] {
+    return 'default';
+  }
+  get credentials(): Request['credentials'] {
+    return 'same-origin';
+  }
+  get destination(): Request['destination'] {
+    return '';
+  }
+  get integrity(): string {
+    return '';
+  }
+  get keepalive(): boolean {
+    return false;
+  }
+  get mode(): Request['mode'] {
+    return 'cors';
+  }
+  get redirect(): Request['redirect'] {
+    return 'follow';
+  }
+  get referrer(): string {
+    return this.headers.get('referer') ?? '';
+  }
+  get referrerPolicy(): Request['referrerPolicy'] {
+    return '';
+  }
+  get duplex(): 'half' {
+    return 'half';
+  }
+  get isReloadNavigation(): boolean {
+    return false;
+  }
+  get isHistoryNavigation(): boolean {
+    return false;
+  }
+  get signal(): AbortSignal {
+    return this.abortSignal();
+  }
   protected abstract abortSignal(): AbortSignal;
 
   clone(): Request {

@@ -41,18 +41,36 @@ export class NodeHeaders {
     return this.#copy;
   }
 
-  set(name: string, value: string): void { this.#materialised().set(name, value); }
-  append(name: string, value: string): void { this.#materialised().append(name, value); }
-  delete(name: string): void { this.#materialised().delete(name); }
-  getSetCookie(): string[] { return this.#materialised().getSetCookie(); }
+  set(name: string, value: string): void {
+    this.#materialised().set(name, value);
+  }
+  append(name: string, value: string): void {
+    this.#materialised().append(name, value);
+  }
+  delete(name: string): void {
+    this.#materialised().delete(name);
+  }
+  getSetCookie(): string[] {
+    return this.#materialised().getSetCookie();
+  }
   forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
     this.#materialised().forEach((value, key) => callback.call(thisArg, value, key, this as unknown as Headers));
   }
-  entries() { return this.#materialised().entries(); }
-  keys() { return this.#materialised().keys(); }
-  values() { return this.#materialised().values(); }
-  [Symbol.iterator]() { return this.#materialised()[Symbol.iterator](); }
-  [Symbol.for('nodejs.util.inspect.custom')]() { return this.#materialised(); }
+  entries() {
+    return this.#materialised().entries();
+  }
+  keys() {
+    return this.#materialised().keys();
+  }
+  values() {
+    return this.#materialised().values();
+  }
+  [Symbol.iterator]() {
+    return this.#materialised()[Symbol.iterator]();
+  }
+  [Symbol.for('nodejs.util.inspect.custom')]() {
+    return this.#materialised();
+  }
 }
 
 // `instanceof Headers` holds without running the Headers constructor.

@@ -40,7 +40,12 @@ export function errorOutcome(error: unknown): ErrorOutcome {
     const status = error.status;
     if (!Number.isInteger(status) || status < 400 || status > 599) {
       const shown = typeof status === 'number' ? String(status) : typeof status;
-      return internal(withCause(new KilnError('KILN042', `An HttpError with the status ${shown} was thrown; an HttpError status is an integer from 400 to 599`), error));
+      return internal(
+        withCause(
+          new KilnError('KILN042', `An HttpError with the status ${shown} was thrown; an HttpError status is an integer from 400 to 599`),
+          error,
+        ),
+      );
     }
     const message = String(error.message);
     try {

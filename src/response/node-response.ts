@@ -29,7 +29,8 @@ export function writeJson(res: ServerResponse, req: NodeRequest | undefined, sta
 // hot path: a plain return value or an error, with the request's recorded headers
 function writeRequestJson(req: NodeRequest, status: number, body: string | undefined): void {
   try {
-    if (!isSendableStatus(status)) throw new KilnError('KILN042', `${req.method} ${req.path} answered with the status ${String(status)}; Kiln sends 200 to 599`);
+    if (!isSendableStatus(status))
+      throw new KilnError('KILN042', `${req.method} ${req.path} answered with the status ${String(status)}; Kiln sends 200 to 599`);
     writeJson(req.response, req, status, body);
   } catch (error) {
     answerWriteFailure(req, error);

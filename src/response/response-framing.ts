@@ -27,7 +27,13 @@ export function decodedByFetch(response: Response): boolean {
 export function sendableHeaders(response: Response, dropEncoding: boolean): string[] {
   const source = response.headers;
   const connection = source.get('connection');
-  const named = connection === null ? undefined : connection.toLowerCase().split(',').map((name) => name.trim());
+  const named =
+    connection === null
+      ? undefined
+      : connection
+          .toLowerCase()
+          .split(',')
+          .map((name) => name.trim());
   const headers: string[] = [];
   source.forEach((value, name) => {
     if (name === 'set-cookie' || isFramingHeader(name) || named?.includes(name)) return;

@@ -38,7 +38,13 @@ function drained(res: ServerResponse, timeout: number): Promise<void> {
       res.off('close', done);
       resolve();
     };
-    const timer = timeout > 0 ? setTimeout(() => { res.destroy(); done(); }, timeout) : undefined;
+    const timer =
+      timeout > 0
+        ? setTimeout(() => {
+            res.destroy();
+            done();
+          }, timeout)
+        : undefined;
     res.on('drain', done);
     res.on('close', done);
   });
@@ -63,9 +69,14 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
     const decoded = decodedByFetch(response);
     const merged = withRecordedHeaders(req, response);
     status = merged.status;
-    if (!isSendableStatus(status)) throw new KilnError('KILN042', `A returned Response has the status ${String(status)}; Kiln sends 200 to 599`);
+    if (!isSendableStatus(status))
+      throw new KilnError('KILN042', `A returned Response has the status ${String(status)}; Kiln sends 200 to 599`);
     body = merged.body;
-    if (merged.bodyUsed || body?.locked) throw new KilnError('KILN043', 'A returned Response has a body that is locked or already read: return a new Response, or response.clone() before reading it');
+    if (merged.bodyUsed || body?.locked)
+      throw new KilnError(
+        'KILN043',
+        'A returned Response has a body that is locked or already read: return a new Response, or response.clone() before reading it',
+      );
     headers = sendableHeaders(merged, decoded);
     source = responseSource(merged);
     if (req[kCloseConnection]) headers.push('connection', 'close');

@@ -4,8 +4,13 @@ const percentEscape = /%[0-9A-Fa-f]{2}/g;
 function decodeUnreserved(octet: string): string {
   const code = parseInt(octet.slice(1), 16);
   const unreserved =
-    (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) ||
-    code === 0x2d || code === 0x2e || code === 0x5f || code === 0x7e;
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    (code >= 0x30 && code <= 0x39) ||
+    code === 0x2d ||
+    code === 0x2e ||
+    code === 0x5f ||
+    code === 0x7e;
   // Other escapes keep their meaning (`%2F` is not a separator); upper-case hex makes them compare equal.
   return unreserved ? String.fromCharCode(code) : octet.toUpperCase();
 }

@@ -29,7 +29,10 @@ test('the bundle is one file: no import of @kiln/core or typia is left', () => {
 test('typed query parameters are converted and checked', async () => {
   const reply = await request(server.base, '/books?genre=history&tags=rome&after=2000-01-01&sort=desc&limit=5');
   assert.is(reply.status, 200);
-  assert.equal(reply.json().map((b: { title: string }) => b.title), ['SPQR']);
+  assert.equal(
+    reply.json().map((b: { title: string }) => b.title),
+    ['SPQR'],
+  );
   const wrong = await request(server.base, '/books/x');
   assert.equal([wrong.status, wrong.json().message], [400, "Parameter 'id' expected number, got 'x'"]);
 });
@@ -41,7 +44,10 @@ test('the typia validator of the POST body is in the bundle', async () => {
     body: JSON.stringify({ title: '', author: 'A', genre: 'fiction', tags: [], published: '1979', price: -1 }),
   });
   assert.is(reply.status, 400);
-  assert.is(reply.json().message, 'Invalid request body: $input.title expected string & MinLength<1>, got ""; $input.published expected string & Format<"date">, got "1979"; $input.price expected number & Minimum<0>, got -1');
+  assert.is(
+    reply.json().message,
+    'Invalid request body: $input.title expected string & MinLength<1>, got ""; $input.published expected string & Format<"date">, got "1979"; $input.price expected number & Minimum<0>, got -1',
+  );
 });
 
 test('a custom decorator and a route without parameters are served', async () => {

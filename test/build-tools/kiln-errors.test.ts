@@ -21,7 +21,10 @@ test.before(() => {
   // The working app with `experimentalDecorators` turned on.
   legacy = fixtureProject('app');
   const tsconfig = join(legacy.dir, 'tsconfig.json');
-  writeFileSync(tsconfig, readFileSync(tsconfig, 'utf8').replace('"strict": true,', '"strict": true,\n    "experimentalDecorators": true,'));
+  writeFileSync(
+    tsconfig,
+    readFileSync(tsconfig, 'utf8').replace('"strict": true,', '"strict": true,\n    "experimentalDecorators": true,'),
+  );
 });
 
 test.after(() => {
@@ -32,8 +35,13 @@ test.after(() => {
 async function esbuildErrors(dir: string, entry: string) {
   try {
     await build({
-      entryPoints: [join(dir, entry)], bundle: true, platform: 'node', format: 'esm', write: false,
-      plugins: [kiln({ tsconfig: join(dir, 'tsconfig.json') })], logLevel: 'silent',
+      entryPoints: [join(dir, entry)],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      write: false,
+      plugins: [kiln({ tsconfig: join(dir, 'tsconfig.json') })],
+      logLevel: 'silent',
     });
   } catch (error) {
     return (error as BuildFailure).errors;
@@ -52,7 +60,10 @@ test('esbuild: the plugin reports KILN101 as a build error at its place', async 
   assert.is(errors.length, 1);
   assert.is(errors[0]!.text, message);
   assert.is(errors[0]!.pluginName, 'kiln');
-  assert.equal([errors[0]!.location?.file.endsWith('src/broken-controller.ts'), errors[0]!.location?.line, errors[0]!.location?.column], [true, line, column - 1]);
+  assert.equal(
+    [errors[0]!.location?.file.endsWith('src/broken-controller.ts'), errors[0]!.location?.line, errors[0]!.location?.column],
+    [true, line, column - 1],
+  );
 });
 
 test('vite (through vitest): the module is refused and the error points at its line and column', async () => {
@@ -77,7 +88,10 @@ test('node --import @kiln/core/register refuses the module and prints the error 
 });
 
 test('experimentalDecorators in tsconfig.json: tspc and the esbuild plugin report KILN130 on the option', async () => {
-  const optionLine = readFileSync(join(legacy.dir, 'tsconfig.json'), 'utf8').split('\n').findIndex((text) => text.includes('"experimentalDecorators"')) + 1;
+  const optionLine =
+    readFileSync(join(legacy.dir, 'tsconfig.json'), 'utf8')
+      .split('\n')
+      .findIndex((text) => text.includes('"experimentalDecorators"')) + 1;
   const built = await run(tspc, ['-p', legacy.dir, '--pretty', 'false', '--noEmit'], legacy.dir);
   assert.is(built.code, 2);
   assert.match(built.output, `tsconfig.json(${optionLine},5): error TS9130: KILN130: experimentalDecorators is on`);
@@ -87,7 +101,10 @@ test('experimentalDecorators in tsconfig.json: tspc and the esbuild plugin repor
   assert.ok(errors.length >= 1);
   // The error is about tsconfig.json, not the module esbuild was loading: its place is in the text.
   const expected = `${join(legacy.dir, 'tsconfig.json')}:${optionLine}:5: KILN130: experimentalDecorators is on`;
-  assert.ok(errors.every((e) => e.text.startsWith(expected)), errors.map((e) => e.text).join('\n'));
+  assert.ok(
+    errors.every((e) => e.text.startsWith(expected)),
+    errors.map((e) => e.text).join('\n'),
+  );
 });
 
 test.run();

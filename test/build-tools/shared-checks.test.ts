@@ -10,7 +10,10 @@ import { build } from 'esbuild';
 import kiln from '@kiln/core/esbuild';
 import { fixtureProject, fixtures, run, serve, tspc, vitest, type FixtureProject, type Served } from './support/fixture-project.js';
 
-interface Check { name: string; status: number }
+interface Check {
+  name: string;
+  status: number;
+}
 interface CheckSuite {
   checks: Check[];
   requestOf(check: Check, base: string): Request;
@@ -21,7 +24,11 @@ interface CheckSuite {
 const suite = (await import(pathToFileURL(join(fixtures, 'app', 'checks.mjs')).href)) as CheckSuite;
 let project: FixtureProject;
 const servers = new Map<string, Served>();
-let vitestRun: { code: number | null; output: string; report: { testResults: { assertionResults: { title: string; status: string }[] }[] } };
+let vitestRun: {
+  code: number | null;
+  output: string;
+  report: { testResults: { assertionResults: { title: string; status: string }[] }[] };
+};
 
 test.before(async () => {
   project = fixtureProject('app');
@@ -35,8 +42,14 @@ test.before(async () => {
     })(),
     (async () => {
       const result = await build({
-        entryPoints: [join(dir, 'src', 'main.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20',
-        outfile: join(dir, 'bundle', 'server.mjs'), plugins: [kiln({ tsconfig: join(dir, 'tsconfig.json') })], logLevel: 'silent',
+        entryPoints: [join(dir, 'src', 'main.ts')],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        outfile: join(dir, 'bundle', 'server.mjs'),
+        plugins: [kiln({ tsconfig: join(dir, 'tsconfig.json') })],
+        logLevel: 'silent',
       });
       assert.equal(result.errors, []);
       servers.set('esbuild', await serve(['bundle/server.mjs'], dir));

@@ -23,8 +23,13 @@ test.before(async () => {
   project = fixtureProject('app');
   outfile = join(project.dir, 'bundle', 'app.mjs');
   build = await context({
-    entryPoints: [join(project.dir, 'src', 'app.ts')], bundle: true, platform: 'node', format: 'esm', outfile,
-    plugins: [kiln({ tsconfig: join(project.dir, 'tsconfig.json') })], logLevel: 'silent',
+    entryPoints: [join(project.dir, 'src', 'app.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile,
+    plugins: [kiln({ tsconfig: join(project.dir, 'tsconfig.json') })],
+    logLevel: 'silent',
   });
 });
 
@@ -42,7 +47,9 @@ async function rebuilt(): Promise<KilnServer> {
 }
 
 async function post(app: KilnServer, body: unknown): Promise<[number, string]> {
-  const response = await app.fetch(new Request('http://localhost/items', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+  const response = await app.fetch(
+    new Request('http://localhost/items', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  );
   const json = (await response.json()) as { message?: string };
   return [response.status, json.message ?? ''];
 }
@@ -50,10 +57,16 @@ async function post(app: KilnServer, body: unknown): Promise<[number, string]> {
 test('after an edit to the body interface in another file, the next rebuild validates the new shape', async () => {
   const before = await rebuilt();
   assert.equal(await post(before, { name: 'lamp', count: 1 }), [201, '']);
-  assert.equal(await post(before, { name: 'lamp', count: 1, colour: 'red' }), [400, 'Invalid request body: $input.colour expected undefined, got "red"']);
+  assert.equal(await post(before, { name: 'lamp', count: 1, colour: 'red' }), [
+    400,
+    'Invalid request body: $input.colour expected undefined, got "red"',
+  ]);
 
   const model = join(project.dir, 'src', 'model.ts');
-  writeFileSync(model, readFileSync(model, 'utf8').replace('count: number & tags.Minimum<0>;', 'count: number & tags.Minimum<0>;\n  colour: string;'));
+  writeFileSync(
+    model,
+    readFileSync(model, 'utf8').replace('count: number & tags.Minimum<0>;', 'count: number & tags.Minimum<0>;\n  colour: string;'),
+  );
 
   const after = await rebuilt();
   assert.equal(await post(after, { name: 'lamp', count: 1 }), [400, 'Invalid request body: $input.colour expected string, got undefined']);
@@ -67,20 +80,33 @@ test('a rebuild without changes hands esbuild the same validator', async () => {
 
 test('node --watch --import @kiln/core/register restarts when a type-only import changes, with the new validator', async () => {
   const dev = fixtureProject('app');
-  const child = spawn(process.execPath, ['--watch', '--import', '@kiln/core/register', 'src/main.ts'], { cwd: dev.dir, env: { ...process.env, PORT: '0' } });
-  let output = '';
-  const listening = (count: number) => new Promise<string>((resolve, reject) => {
-    const check = () => {
-      const ports = [...output.matchAll(/listening on (\d+)/g)].map((m) => m[1]!);
-      if (ports.length >= count) resolve(`http://127.0.0.1:${ports[count - 1]}`);
-    };
-    child.stdout.on('data', (chunk) => { output += chunk; check(); });
-    child.stderr.on('data', (chunk) => { output += chunk; });
-    child.on('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
-    check();
+  const child = spawn(process.execPath, ['--watch', '--import', '@kiln/core/register', 'src/main.ts'], {
+    cwd: dev.dir,
+    env: { ...process.env, PORT: '0' },
   });
+  let output = '';
+  const listening = (count: number) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const ports = [...output.matchAll(/listening on (\d+)/g)].map((m) => m[1]!);
+        if (ports.length >= count) resolve(`http://127.0.0.1:${ports[count - 1]}`);
+      };
+      child.stdout.on('data', (chunk) => {
+        output += chunk;
+        check();
+      });
+      child.stderr.on('data', (chunk) => {
+        output += chunk;
+      });
+      child.on('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+      check();
+    });
   const send = async (base: string, body: unknown) => {
-    const response = await fetch(`${base}/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${base}/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return [response.status, ((await response.json()) as { message?: string }).message ?? ''];
   };
   try {
@@ -89,10 +115,16 @@ test('node --watch --import @kiln/core/register restarts when a type-only import
     // The controller's import of src/model.ts is erased at emit (NewItem is a type; the enum's values are copied into
     // the binder), so Node never loads it: only the hook's report makes node --watch restart on this edit.
     const model = join(dev.dir, 'src', 'model.ts');
-    writeFileSync(model, readFileSync(model, 'utf8').replace('count: number & tags.Minimum<0>;', 'count: number & tags.Minimum<0>;\n  colour: string;'));
+    writeFileSync(
+      model,
+      readFileSync(model, 'utf8').replace('count: number & tags.Minimum<0>;', 'count: number & tags.Minimum<0>;\n  colour: string;'),
+    );
     const second = await listening(2);
     assert.match(output, "Restarting 'src/main.ts'");
-    assert.equal(await send(second, { name: 'lamp', count: 1 }), [400, 'Invalid request body: $input.colour expected string, got undefined']);
+    assert.equal(await send(second, { name: 'lamp', count: 1 }), [
+      400,
+      'Invalid request body: $input.colour expected string, got undefined',
+    ]);
   } finally {
     child.kill('SIGTERM');
     dev.remove();

@@ -56,16 +56,23 @@ function withoutLines(block: string, lines: readonly string[]): string {
 }
 
 function tarballFiles(tarball: string): string[] {
-  return execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').map((line) => line.replace(/^package\//, ''));
+  return execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.replace(/^package\//, ''));
 }
 
 function filesUnder(dir: string, suffix: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith(suffix)).map((file) => join(dir, file));
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith(suffix))
+    .map((file) => join(dir, file));
 }
 
 test('README step 1: npm pack, in a copy of the working tree without dist/, builds both packages and ships dist/, sources, no tests', async () => {
   // A fresh clone: the tracked and new files of this working tree, nothing built.
-  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8' })
+    .split('\0')
+    .filter(Boolean);
   for (const file of files) {
     if (!existsSync(join(root, file))) continue; // deleted in the working tree, not yet committed
     mkdirSync(dirname(join(clone, file)), { recursive: true });
@@ -80,7 +87,19 @@ test('README step 1: npm pack, in a copy of the working tree without dist/, buil
   assert.is(pack.exitCode, 0, pack.output);
 
   const core = tarballFiles(join(clone, 'kiln-core-0.1.0.tgz'));
-  for (const needed of ['package.json', 'README.md', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/index.js.map', 'dist/src/binding/index.js', 'src/index.ts', 'dist/transformer/index.cjs', 'dist/transformer/editor/plugin.cjs', 'transformer/index.cts', 'transformer/editor/package.json']) {
+  for (const needed of [
+    'package.json',
+    'README.md',
+    'dist/src/index.js',
+    'dist/src/index.d.ts',
+    'dist/src/index.js.map',
+    'dist/src/binding/index.js',
+    'src/index.ts',
+    'dist/transformer/index.cjs',
+    'dist/transformer/editor/plugin.cjs',
+    'transformer/index.cts',
+    'transformer/editor/package.json',
+  ]) {
     assert.ok(core.includes(needed), `kiln-core-0.1.0.tgz lacks ${needed}: ${core.join(', ')}`);
   }
   const rateLimit = tarballFiles(join(clone, 'kiln-rate-limit-0.1.0.tgz'));
@@ -98,7 +117,10 @@ test('README steps 2–6: npm init, the install commands, package.json, tsconfig
 
   const packageJson = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
   assert.is(packageJson.dependencies['@kiln/core'], 'file:../kiln/kiln-core-0.1.0.tgz');
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ ...packageJson, ...JSON.parse(readmeBlock(blocks, 'package.json')) }, null, 2));
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ ...packageJson, ...JSON.parse(readmeBlock(blocks, 'package.json')) }, null, 2),
+  );
   for (const file of ['tsconfig.json', 'src/app.ts', 'src/main.ts', 'test/app.test.ts']) {
     mkdirSync(dirname(join(project, file)), { recursive: true });
     writeFileSync(join(project, file), readmeBlock(blocks, file));
@@ -149,7 +171,10 @@ test("the project's own tsserver loads @kiln/core/transformer/editor: no TS1206,
   assert.is.not(edited, source);
   const line = edited.split('\n').findIndex((text) => text.includes("@Param('nope')"));
   const diagnostics = await tsserverDiagnostics(project, join(project, 'src', 'app.ts'), edited);
-  assert.equal(diagnostics.map((d) => `${d.start.line}:${d.start.offset} ${d.code}`), [`${line + 1}:${edited.split('\n')[line]!.indexOf("'nope'") + 1} 9101`]);
+  assert.equal(
+    diagnostics.map((d) => `${d.start.line}:${d.start.offset} ${d.code}`),
+    [`${line + 1}:${edited.split('\n')[line]!.indexOf("'nope'") + 1} 9101`],
+  );
   assert.match(diagnostics[0]!.text, "KILN101: @Param('nope') but the route GET /notes/:id declares no ':nope'");
 });
 
@@ -165,7 +190,10 @@ test("@kiln/rate-limit's types resolve against the installed @kiln/core with ski
 test('stack traces from the installed packages (node --enable-source-maps) point at shipped .ts lines that throw', async () => {
   const run = await runCommand(process.execPath, ['--enable-source-maps', join('dist', 'test', 'probe.js')], project);
   assert.is(run.exitCode, 0, run.output);
-  for (const [pkg, code] of [['core', 'KILN001'], ['rate-limit', 'KILN201']] as const) {
+  for (const [pkg, code] of [
+    ['core', 'KILN001'],
+    ['rate-limit', 'KILN201'],
+  ] as const) {
     const frame = run.output.match(new RegExp(`\\((?:file://)?(/[^\\s)]*/node_modules/@kiln/${pkg}/src/[^\\s):]+\\.ts):(\\d+):\\d+\\)`));
     assert.ok(frame, `no frame in @kiln/${pkg}/src:\n${run.output}`);
     const line = readFileSync(frame![1]!, 'utf8').split('\n')[Number(frame![2]) - 1];

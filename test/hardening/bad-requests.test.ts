@@ -8,10 +8,18 @@ const errors: unknown[] = [];
 
 @Controller('/h')
 class HardenedController {
-  @Get('/query') @compiledBinder((req: KilnRequest) => [req.query.q]) query(q: unknown) { return { q }; }
-  @Get('/:id') @compiledBinder((req: KilnRequest) => [req.params.id]) get(id: string) { return { id }; }
-  @Post('/body') @compiledBinder(async (req: KilnRequest) => [await req.parseBody()]) body(body: unknown) { return { body }; }
-  @Post('/ignore') ignore() { return { ignored: true }; }
+  @Get('/query') @compiledBinder((req: KilnRequest) => [req.query.q]) query(q: unknown) {
+    return { q };
+  }
+  @Get('/:id') @compiledBinder((req: KilnRequest) => [req.params.id]) get(id: string) {
+    return { id };
+  }
+  @Post('/body') @compiledBinder(async (req: KilnRequest) => [await req.parseBody()]) body(body: unknown) {
+    return { body };
+  }
+  @Post('/ignore') ignore() {
+    return { ignored: true };
+  }
 }
 
 let server: Started;
@@ -23,7 +31,9 @@ Bad.before(async () => {
     maxBodySize: 1024,
     requestTimeout: 600,
     headersTimeout: 400,
-    onError: (error) => { errors.push(error); },
+    onError: (error) => {
+      errors.push(error);
+    },
   });
   port = Number(new URL(server.base).port);
 });
@@ -53,7 +63,10 @@ Bad('headers over 16 KiB answer 431 and close the connection', async () => {
   const reply = await raw(port, `GET /h/1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(17 * 1024)}\r\n\r\n`);
   assert.equal(reply.statuses, [431]);
   assert.ok(reply.closed);
-  assert.equal(lastJsonBody(reply), { error: 'Request Header Fields Too Large', message: 'Request line and headers are larger than the server accepts' });
+  assert.equal(lastJsonBody(reply), {
+    error: 'Request Header Fields Too Large',
+    message: 'Request line and headers are larger than the server accepts',
+  });
 });
 
 Bad('a garbage request line answers 400 and closes the connection', async () => {
@@ -84,7 +97,9 @@ Bad('a chunked body answers 413 as soon as it crosses maxBodySize, while the cli
 });
 
 Bad('a Content-Length that promises more than is sent ends in 408 and a closed connection', async () => {
-  const reply = await raw(port, 'POST /h/body HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":', { wait: 4000 });
+  const reply = await raw(port, 'POST /h/body HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":', {
+    wait: 4000,
+  });
   assert.ok(reply.closed, 'closed by the request timeout');
   assert.equal(reply.statuses, [408]);
   assert.equal(lastJsonBody(reply), { error: 'Request Timeout', message: 'The request was not received in time' });
@@ -92,10 +107,18 @@ Bad('a Content-Length that promises more than is sent ends in 408 and a closed c
 });
 
 Bad('a request aborted mid-body leaves the server serving', async () => {
-  const reply = await raw(port, 'POST /h/body HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"partial":', { wait: 100 });
+  const reply = await raw(
+    port,
+    'POST /h/body HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"partial":',
+    { wait: 100 },
+  );
   assert.is(reply.closed, false);
   await new Promise((r) => setTimeout(r, 50));
-  const after = await request(server.base, '/h/body', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ok":1}' });
+  const after = await request(server.base, '/h/body', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"ok":1}',
+  });
   assert.equal(after.json(), { body: { ok: 1 } });
 });
 

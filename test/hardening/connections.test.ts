@@ -6,7 +6,9 @@ import { lastJsonBody, raw } from '../support/raw.js';
 
 @Controller('/c')
 class ConnectionsController {
-  @Get('/:n') @compiledBinder((req: KilnRequest) => [req.params.n]) echo(n: string) { return { n }; }
+  @Get('/:n') @compiledBinder((req: KilnRequest) => [req.params.n]) echo(n: string) {
+    return { n };
+  }
 }
 
 let server: Started;
@@ -30,7 +32,11 @@ Connections('a slowloris client that never finishes its headers is answered 408 
 
 Connections('keep-alive serves several requests on one connection', async () => {
   const reply = await raw(port, '', {
-    pieces: ['GET /c/1 HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /c/2 HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /c/3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'],
+    pieces: [
+      'GET /c/1 HTTP/1.1\r\nHost: x\r\n\r\n',
+      'GET /c/2 HTTP/1.1\r\nHost: x\r\n\r\n',
+      'GET /c/3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    ],
     pause: 30,
   });
   assert.equal(reply.statuses, [200, 200, 200]);
@@ -40,7 +46,8 @@ Connections('keep-alive serves several requests on one connection', async () => 
 });
 
 Connections('pipelined requests are answered in order', async () => {
-  const pipelined = 'GET /c/a HTTP/1.1\r\nHost: x\r\n\r\nGET /c/b HTTP/1.1\r\nHost: x\r\n\r\nGET /c/c HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n';
+  const pipelined =
+    'GET /c/a HTTP/1.1\r\nHost: x\r\n\r\nGET /c/b HTTP/1.1\r\nHost: x\r\n\r\nGET /c/c HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n';
   const reply = await raw(port, pipelined);
   assert.equal(reply.statuses, [200, 200, 200]);
   const order = ['{"n":"a"}', '{"n":"b"}', '{"n":"c"}'].map((body) => reply.text.indexOf(body));

@@ -12,22 +12,39 @@ interface Tree {
 
 @Controller('/f')
 class FuzzController {
-  @Get('/:id') @compiledBinder((req: KilnRequest) => [req.params.id, req.query.q, req.cookies.c, req.headers.get('x-a')])
-  get(id: string, q: unknown, c: unknown, a: unknown) { return { id, q, c, a }; }
-  @Post('/body') @compiledBinder(async (req: KilnRequest) => [await req.parseBody()]) body(body: unknown) { return { body }; }
+  @Get('/:id')
+  @compiledBinder((req: KilnRequest) => [req.params.id, req.query.q, req.cookies.c, req.headers.get('x-a')])
+  get(id: string, q: unknown, c: unknown, a: unknown) {
+    return { id, q, c, a };
+  }
+  @Post('/body') @compiledBinder(async (req: KilnRequest) => [await req.parseBody()]) body(body: unknown) {
+    return { body };
+  }
   // Handlers that put request text into the response head, as the hostile-input classes below need.
-  @Get('/echo/recorded') @compiledBinder((req: KilnRequest) => [req, req.query.n, req.query.v])
-  recorded(req: KilnRequest, name: string, value: string) { req.setResponseHeader(name, value); return 'ok'; }
-  @Get('/echo/response') @compiledBinder((req: KilnRequest) => [req.query.n, req.query.v])
-  async response(name: string, value: string) { return new Response('ok', { headers: { [name]: value } }); }
-  @Get('/framing') @compiledBinder((req: KilnRequest) => [req.query.h, req.query.v, req.query.b])
+  @Get('/echo/recorded')
+  @compiledBinder((req: KilnRequest) => [req, req.query.n, req.query.v])
+  recorded(req: KilnRequest, name: string, value: string) {
+    req.setResponseHeader(name, value);
+    return 'ok';
+  }
+  @Get('/echo/response')
+  @compiledBinder((req: KilnRequest) => [req.query.n, req.query.v])
+  async response(name: string, value: string) {
+    return new Response('ok', { headers: { [name]: value } });
+  }
+  @Get('/framing')
+  @compiledBinder((req: KilnRequest) => [req.query.h, req.query.v, req.query.b])
   framing(names: string | string[], values: string | string[], body: string) {
     const headers = new Headers();
     [names].flat().forEach((name, i) => headers.append(name, [values].flat()[i] ?? ''));
     return new Response(body ?? '', { headers });
   }
-  @Post('/json') @compiledBinder(async (req: KilnRequest) => [await req.json()]) json(value: unknown) { return { type: typeof value }; }
-  @Post('/tree') tree(@Body() tree: Tree) { return { value: tree.value }; }
+  @Post('/json') @compiledBinder(async (req: KilnRequest) => [await req.json()]) json(value: unknown) {
+    return { type: typeof value };
+  }
+  @Post('/tree') tree(@Body() tree: Tree) {
+    return { value: tree.value };
+  }
 }
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
@@ -46,7 +63,25 @@ const valid = [
   'POST /f/body HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n0\r\n\r\n',
 ];
 
-const nasty = ['\r', '\n', '\0', ' ', ':', '%', '%zz', '\u00ff', '"', '{', '\r\n\r\n', 'Content-Length: -1\r\n', 'Transfer-Encoding: chunked\r\n', '__proto__', '/..', '?', '#'];
+const nasty = [
+  '\r',
+  '\n',
+  '\0',
+  ' ',
+  ':',
+  '%',
+  '%zz',
+  '\u00ff',
+  '"',
+  '{',
+  '\r\n\r\n',
+  'Content-Length: -1\r\n',
+  'Transfer-Encoding: chunked\r\n',
+  '__proto__',
+  '/..',
+  '?',
+  '#',
+];
 
 function malformed(next: () => number): string {
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
@@ -77,11 +112,22 @@ let port: number;
 const errors: unknown[] = [];
 const Fuzz = suite('fuzz');
 const escaped: unknown[] = [];
-const onEscape = (error: unknown) => { escaped.push(error); };
+const onEscape = (error: unknown) => {
+  escaped.push(error);
+};
 Fuzz.before(async () => {
   process.on('uncaughtException', onEscape);
   process.on('unhandledRejection', onEscape);
-  server = await start({ controllers: [FuzzController], strictValidation: true, headersTimeout: 500, requestTimeout: 800, keepAliveTimeout: 300, onError: (e) => { errors.push(e); } });
+  server = await start({
+    controllers: [FuzzController],
+    strictValidation: true,
+    headersTimeout: 500,
+    requestTimeout: 800,
+    keepAliveTimeout: 300,
+    onError: (e) => {
+      errors.push(e);
+    },
+  });
   port = Number(new URL(server.base).port);
 });
 Fuzz.after(async () => {
@@ -110,7 +156,10 @@ Fuzz('3,000 malformed requests each get a well-formed answer below 500 or a clos
     const first = reply.text.slice(0, 16);
     const context = `payload ${JSON.stringify(payload.slice(0, 200))} got ${JSON.stringify(reply.text.slice(0, 120))}`;
     assert.ok(reply.text === '' || /^HTTP\/1\.1 \d{3} /.test(first), `a well-formed status line: ${context}`);
-    assert.ok(reply.statuses.every((status) => status < 500), `no 5xx: ${context}`);
+    assert.ok(
+      reply.statuses.every((status) => status < 500),
+      `no 5xx: ${context}`,
+    );
     assert.ok(reply.statuses.length > 0 || reply.closed, `an answer or a closed connection: ${context}`);
     const key = reply.statuses.length > 0 ? String(reply.statuses[0]) : 'closed';
     counts[key] = (counts[key] ?? 0) + 1;
@@ -145,75 +194,129 @@ function headerText(next: () => number): string {
 Fuzz('600 header names and values from input: 200 when HTTP can carry them, else a reported 500; never a crash', async () => {
   const next = random(20261123);
   const counts: Record<string, number> = {};
-  await inParallel(600, () => ({ name: next() < 0.5 ? 'x-echo' : headerText(next), value: headerText(next), route: next() < 0.5 ? 'recorded' : 'response' }), async ({ name, value, route }) => {
-    const target = `/f/echo/${route}?n=${encodeURIComponent(name)}&v=${encodeURIComponent(value)}`;
-    const reply = await raw(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
-    const context = `${route} ${JSON.stringify(name)}: ${JSON.stringify(value)} got ${JSON.stringify(reply.text.slice(0, 120))}`;
-    assert.is(reply.statuses.length, 1, context);
-    const status = reply.statuses[0]!;
-    // A web Headers trims surrounding whitespace, so only the recorded path sees it; Node refuses what is outside tab, 0x20–0x7e and 0x80–0xff.
-    const sendable = headerToken.test(name) && !/[^\t\x20-\x7e\x80-\xff]/.test(value) && !(route === 'recorded' && framingName.test(name));
-    if (route === 'recorded') assert.is(status, sendable ? 200 : 500, context);
-    else assert.ok(status === 200 || status === 500, context);
-    if (sendable && route === 'recorded') assert.match(reply.text, `\r\n${name.toLowerCase()}: `, context);
-    counts[status] = (counts[status] ?? 0) + 1;
-  });
+  await inParallel(
+    600,
+    () => ({ name: next() < 0.5 ? 'x-echo' : headerText(next), value: headerText(next), route: next() < 0.5 ? 'recorded' : 'response' }),
+    async ({ name, value, route }) => {
+      const target = `/f/echo/${route}?n=${encodeURIComponent(name)}&v=${encodeURIComponent(value)}`;
+      const reply = await raw(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      const context = `${route} ${JSON.stringify(name)}: ${JSON.stringify(value)} got ${JSON.stringify(reply.text.slice(0, 120))}`;
+      assert.is(reply.statuses.length, 1, context);
+      const status = reply.statuses[0]!;
+      // A web Headers trims surrounding whitespace, so only the recorded path sees it; Node refuses what is outside tab, 0x20–0x7e and 0x80–0xff.
+      const sendable =
+        headerToken.test(name) && !/[^\t\x20-\x7e\x80-\xff]/.test(value) && !(route === 'recorded' && framingName.test(name));
+      if (route === 'recorded') assert.is(status, sendable ? 200 : 500, context);
+      else assert.ok(status === 200 || status === 500, context);
+      if (sendable && route === 'recorded') assert.match(reply.text, `\r\n${name.toLowerCase()}: `, context);
+      counts[status] = (counts[status] ?? 0) + 1;
+    },
+  );
   console.log('header fuzz outcomes', counts);
   assert.ok(counts[200]! > 0 && counts[500]! > 0, 'both outcomes occurred');
   // each 500 is the handler's own bug, reported once: a TypeError naming what HTTP refused
   assert.is(errors.length, counts[500]);
-  assert.ok(errors.every((e) => e instanceof TypeError), 'every report is a TypeError (KILN040, KILN041 or the Headers check)');
+  assert.ok(
+    errors.every((e) => e instanceof TypeError),
+    'every report is a TypeError (KILN040, KILN041 or the Headers check)',
+  );
   errors.length = 0;
   assert.is((await request(server.base, '/f/ok?q=1')).status, 200);
 });
 
 Fuzz('300 returned Responses with random framing headers: every answer is framed by Kiln, pipelined answers stay in step', async () => {
   const next = random(20261124);
-  const names = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-connection', 'content-encoding', 'x-other'];
-  const values = ['0', '1', '5', '-1', '99999999999', 'abc', 'chunked', 'gzip, chunked', 'close', 'keep-alive', 'upgrade', 'timeout=1', 'x-other', ''];
-  await inParallel(300, () => {
-    const count = 1 + Math.floor(next() * 4);
-    const pairs = Array.from({ length: count }, () => [names[Math.floor(next() * names.length)]!, values[Math.floor(next() * values.length)]!]);
-    return { pairs, body: 'b'.repeat(Math.floor(next() * 40)) };
-  }, async ({ pairs, body }) => {
-    const query = pairs.map(([n, v]) => `h=${encodeURIComponent(n!)}&v=${encodeURIComponent(v!)}`).join('&') + `&b=${body}`;
-    const first = `GET /f/framing?${query} HTTP/1.1\r\nHost: x\r\n\r\n`;
-    const reply = await raw(port, `${first}GET /f/ok?q=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
-    const context = `${JSON.stringify(pairs)} got ${JSON.stringify(reply.text.slice(0, 200))}`;
-    const parsed = parseResponses(reply.text);
-    assert.equal(parsed.map((r) => r.status), [200, 200], context);
-    assert.is(parsed[0]!.body, body, context);
-    assert.equal(parsed[0]!.headers['content-length'], [String(body.length)], context);
-    for (const name of ['transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-connection']) assert.is(parsed[0]!.headers[name], undefined, context);
-    assert.equal(JSON.parse(parsed[1]!.body), { id: 'ok', q: '1', a: null }, context);
-  });
+  const names = [
+    'content-length',
+    'transfer-encoding',
+    'connection',
+    'keep-alive',
+    'upgrade',
+    'te',
+    'trailer',
+    'proxy-connection',
+    'content-encoding',
+    'x-other',
+  ];
+  const values = [
+    '0',
+    '1',
+    '5',
+    '-1',
+    '99999999999',
+    'abc',
+    'chunked',
+    'gzip, chunked',
+    'close',
+    'keep-alive',
+    'upgrade',
+    'timeout=1',
+    'x-other',
+    '',
+  ];
+  await inParallel(
+    300,
+    () => {
+      const count = 1 + Math.floor(next() * 4);
+      const pairs = Array.from({ length: count }, () => [
+        names[Math.floor(next() * names.length)]!,
+        values[Math.floor(next() * values.length)]!,
+      ]);
+      return { pairs, body: 'b'.repeat(Math.floor(next() * 40)) };
+    },
+    async ({ pairs, body }) => {
+      const query = pairs.map(([n, v]) => `h=${encodeURIComponent(n!)}&v=${encodeURIComponent(v!)}`).join('&') + `&b=${body}`;
+      const first = `GET /f/framing?${query} HTTP/1.1\r\nHost: x\r\n\r\n`;
+      const reply = await raw(port, `${first}GET /f/ok?q=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      const context = `${JSON.stringify(pairs)} got ${JSON.stringify(reply.text.slice(0, 200))}`;
+      const parsed = parseResponses(reply.text);
+      assert.equal(
+        parsed.map((r) => r.status),
+        [200, 200],
+        context,
+      );
+      assert.is(parsed[0]!.body, body, context);
+      assert.equal(parsed[0]!.headers['content-length'], [String(body.length)], context);
+      for (const name of ['transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-connection'])
+        assert.is(parsed[0]!.headers[name], undefined, context);
+      assert.equal(JSON.parse(parsed[1]!.body), { id: 'ok', q: '1', a: null }, context);
+    },
+  );
 });
 
 Fuzz('300 JSON bodies of random depth: 200 within maxBodyDepth, 400 beyond it, never a 5xx', async () => {
   const next = random(20261125);
   const counts: Record<string, number> = {};
-  await inParallel(300, () => {
-    const depth = next() < 0.5 ? Math.floor(next() * 70) : Math.floor(next() * 200_000);
-    const route = ['body', 'json', 'tree'][Math.floor(next() * 3)]!;
-    return { depth, route };
-  }, async ({ depth, route }) => {
-    let text: string;
-    let levels: number;
-    if (route === 'tree') {
-      const nodes = Math.max(1, Math.min(30_000, Math.floor(depth / 2))); // 30,000 nodes stay under maxBodySize
-      text = '{"value":1,"children":[]}';
-      for (let i = 1; i < nodes; i++) text = `{"value":1,"children":[${text}]}`;
-      levels = 2 * nodes; // an object and an array per node
-    } else {
-      text = '['.repeat(depth) + '1' + ']'.repeat(depth);
-      levels = depth;
-    }
-    // a fresh connection per request: this server's keep-alive is short on purpose
-    const reply = await raw(port, `POST /f/${route} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${text.length}\r\nConnection: close\r\n\r\n${text}`, { wait: 10_000 });
-    const expected = levels > 64 ? 400 : 200;
-    assert.equal(reply.statuses, [expected], `${route} at depth ${levels}: ${reply.text.slice(0, 160)}`);
-    counts[`${route} ${expected}`] = (counts[`${route} ${expected}`] ?? 0) + 1;
-  });
+  await inParallel(
+    300,
+    () => {
+      const depth = next() < 0.5 ? Math.floor(next() * 70) : Math.floor(next() * 200_000);
+      const route = ['body', 'json', 'tree'][Math.floor(next() * 3)]!;
+      return { depth, route };
+    },
+    async ({ depth, route }) => {
+      let text: string;
+      let levels: number;
+      if (route === 'tree') {
+        const nodes = Math.max(1, Math.min(30_000, Math.floor(depth / 2))); // 30,000 nodes stay under maxBodySize
+        text = '{"value":1,"children":[]}';
+        for (let i = 1; i < nodes; i++) text = `{"value":1,"children":[${text}]}`;
+        levels = 2 * nodes; // an object and an array per node
+      } else {
+        text = '['.repeat(depth) + '1' + ']'.repeat(depth);
+        levels = depth;
+      }
+      // a fresh connection per request: this server's keep-alive is short on purpose
+      const reply = await raw(
+        port,
+        `POST /f/${route} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${text.length}\r\nConnection: close\r\n\r\n${text}`,
+        { wait: 10_000 },
+      );
+      const expected = levels > 64 ? 400 : 200;
+      assert.equal(reply.statuses, [expected], `${route} at depth ${levels}: ${reply.text.slice(0, 160)}`);
+      counts[`${route} ${expected}`] = (counts[`${route} ${expected}`] ?? 0) + 1;
+    },
+  );
   console.log('deep JSON outcomes', counts);
   assert.equal(errors, [], 'no server-side error was reported');
 });

@@ -21,19 +21,33 @@ const reported: unknown[] = [];
 
 @Controller('/hostile')
 class HostileController {
-  @Post('/person') person(@Body() person: Person) { return { name: person.name }; }
-  @Post('/tree') tree(@Body() tree: Tree) { return { value: tree.value }; }
-  @Post('/any') any(@Body() body: unknown) { return { type: typeof body }; }
-  @Post('/json') @compiledBinder(async (req: KilnRequest) => [await req.json()]) json(value: unknown) { return { value }; }
-  @Post('/parse') @compiledBinder(async (req: KilnRequest) => [await req.parseBody()]) parse(value: unknown) { return { value: value ?? null }; }
-  @Post('/ok') ok() { return { ok: true }; }
+  @Post('/person') person(@Body() person: Person) {
+    return { name: person.name };
+  }
+  @Post('/tree') tree(@Body() tree: Tree) {
+    return { value: tree.value };
+  }
+  @Post('/any') any(@Body() body: unknown) {
+    return { type: typeof body };
+  }
+  @Post('/json') @compiledBinder(async (req: KilnRequest) => [await req.json()]) json(value: unknown) {
+    return { value };
+  }
+  @Post('/parse') @compiledBinder(async (req: KilnRequest) => [await req.parseBody()]) parse(value: unknown) {
+    return { value: value ?? null };
+  }
+  @Post('/ok') ok() {
+    return { ok: true };
+  }
 }
 
 let strict: Started;
 let shallow: Started;
 const Hostile = suite('hostile request bodies');
 Hostile.before(async () => {
-  const onError = (error: unknown) => { reported.push(error); };
+  const onError = (error: unknown) => {
+    reported.push(error);
+  };
   // A long keep-alive: the client's pooled connections must not be closed under it while a slow,
   // loaded machine works through the megabyte bodies (a reused socket closing is "fetch failed").
   strict = await start({ controllers: [HostileController], strictValidation: true, keepAliveTimeout: 60_000, onError });
@@ -77,7 +91,10 @@ Hostile('a 1 MiB typed body with ~100,000 unexpected keys answers a 400 of at mo
     assert.is(body.data.errors.length, 10);
     assert.is(body.data.more, extra - 10);
     assert.equal(body.data.errors[0], { path: '$input.k0', expected: 'undefined', value: 0 });
-    assert.ok(body.message.startsWith('Invalid request body: $input.k0 expected undefined, got 0; $input.k1 expected undefined, got 0;'), body.message.slice(0, 120));
+    assert.ok(
+      body.message.startsWith('Invalid request body: $input.k0 expected undefined, got 0; $input.k1 expected undefined, got 0;'),
+      body.message.slice(0, 120),
+    );
     assert.ok(body.message.endsWith(`; and ${extra - 10} more`), body.message.slice(-60));
   }
   await stillServes();
@@ -90,7 +107,10 @@ Hostile('failures with huge keys and values are shortened: the 400 stays under 1
   assert.ok(Buffer.byteLength(reply.text) <= 16 * 1024, `${Buffer.byteLength(reply.text)} bytes`);
   const errors = reply.json().data.errors as { path: string; value: unknown }[];
   assert.is(errors.length, 2);
-  assert.ok(errors.every((e) => e.path.length <= 160 && JSON.stringify(e.value).length <= 120), JSON.stringify(errors).slice(0, 300));
+  assert.ok(
+    errors.every((e) => e.path.length <= 160 && JSON.stringify(e.value).length <= 120),
+    JSON.stringify(errors).slice(0, 300),
+  );
   await stillServes();
 });
 
@@ -118,7 +138,11 @@ Hostile('a recursive body type 20,000 levels deep answers 400; a tree within the
   const wrong = await post(strict.base, '/hostile/tree', fine.replace('"value":7,"children":[]', '"value":"x","children":[]'));
   assert.is(wrong.status, 400);
   // a long path keeps its start and its failing end
-  assert.match(wrong.json().message, /^Invalid request body: \$input(\.children\[0\])+\.chi?l?d?r?e?n?\.\.\.[\w[\].]*children\[0\]\.value expected number, got "x"$/, wrong.text);
+  assert.match(
+    wrong.json().message,
+    /^Invalid request body: \$input(\.children\[0\])+\.chi?l?d?r?e?n?\.\.\.[\w[\].]*children\[0\]\.value expected number, got "x"$/,
+    wrong.text,
+  );
   await stillServes();
 });
 

@@ -10,24 +10,40 @@ import { Controller, Get, Post, HttpError, compiledBinder, createServer, type Ki
 
 @Controller('/load')
 class LoadController {
-  @Get('/users/:id') @compiledBinder((req: KilnRequest) => [Number(req.params.id), req.query.tags])
+  @Get('/users/:id')
+  @compiledBinder((req: KilnRequest) => [Number(req.params.id), req.query.tags])
   get(id: number, tags: unknown) {
     if (Number.isNaN(id)) throw new HttpError(400, 'id must be a number');
     return { id, tags };
   }
-  @Post('/echo') @compiledBinder(async (req: KilnRequest) => [await req.parseBody()]) echo(body: unknown) { return { body }; }
+  @Post('/echo') @compiledBinder(async (req: KilnRequest) => [await req.parseBody()]) echo(body: unknown) {
+    return { body };
+  }
 }
 
-interface ServerMessage { port?: number; rss?: number; errors?: number }
+interface ServerMessage {
+  port?: number;
+  rss?: number;
+  errors?: number;
+}
 
 async function serve() {
   let errors = 0;
-  const app = createServer({ controllers: [LoadController], maxBodySize: 4096, onError: () => { errors++; } });
+  const app = createServer({
+    controllers: [LoadController],
+    maxBodySize: 4096,
+    onError: () => {
+      errors++;
+    },
+  });
   const { port } = await app.listen(0, '127.0.0.1');
   process.send!({ port, rss: process.memoryUsage().rss } satisfies ServerMessage);
   process.on('message', async (message) => {
     if (message === 'report') process.send!({ rss: process.memoryUsage().rss, errors } satisfies ServerMessage);
-    if (message === 'stop') { await app.close(); process.exit(0); }
+    if (message === 'stop') {
+      await app.close();
+      process.exit(0);
+    }
   });
 }
 
@@ -39,7 +55,11 @@ if (process.env.KILN_LOAD_SERVER === '1') {
 } else {
   const Load = suite('load');
   let child: ChildProcess;
-  const ask = (message: string) => new Promise<ServerMessage>((resolve) => { child.once('message', resolve); child.send(message); });
+  const ask = (message: string) =>
+    new Promise<ServerMessage>((resolve) => {
+      child.once('message', resolve);
+      child.send(message);
+    });
 
   Load('mixed valid and invalid traffic on 50 connections: no 5xx, no server-side error', async () => {
     child = fork(fileURLToPath(import.meta.url), { env: { ...process.env, KILN_LOAD_SERVER: '1' } });
@@ -63,32 +83,50 @@ if (process.env.KILN_LOAD_SERVER === '1') {
     const deadline = Date.now() + seconds * 1000;
     const send = (item: (typeof mix)[number]) =>
       new Promise<void>((resolve) => {
-        const req = http.request({ host: '127.0.0.1', port: ready.port, method: item.method, path: item.path, agent,
-          headers: item.body === undefined ? {} : { 'content-type': item.type!, 'content-length': Buffer.byteLength(item.body) } }, (res) => {
-          statuses[res.statusCode!] = (statuses[res.statusCode!] ?? 0) + 1;
-          res.resume();
-          res.on('end', resolve);
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port: ready.port,
+            method: item.method,
+            path: item.path,
+            agent,
+            headers: item.body === undefined ? {} : { 'content-type': item.type!, 'content-length': Buffer.byteLength(item.body) },
+          },
+          (res) => {
+            statuses[res.statusCode!] = (statuses[res.statusCode!] ?? 0) + 1;
+            res.resume();
+            res.on('end', resolve);
+          },
+        );
+        req.on('error', () => {
+          failures++;
+          resolve();
         });
-        req.on('error', () => { failures++; resolve(); });
         req.end(item.body);
       });
-    await Promise.all(Array.from({ length: 50 }, async (_, worker) => {
-      for (let i = worker; Date.now() < deadline; i++) {
-        sent++;
-        await send(mix[i % mix.length]!);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 50 }, async (_, worker) => {
+        for (let i = worker; Date.now() < deadline; i++) {
+          sent++;
+          await send(mix[i % mix.length]!);
+        }
+      }),
+    );
     agent.destroy();
     const end = await ask('report');
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.send('stop');
     await exited;
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-    console.log(`load: ${sent} requests in ${seconds} s, statuses ${JSON.stringify(statuses)}, client errors ${failures}, server RSS ${mb(ready.rss!)} MB at start, ${mb(end.rss!)} MB at end`);
+    console.log(
+      `load: ${sent} requests in ${seconds} s, statuses ${JSON.stringify(statuses)}, client errors ${failures}, server RSS ${mb(ready.rss!)} MB at start, ${mb(end.rss!)} MB at end`,
+    );
     const fiveHundreds = Object.entries(statuses).filter(([status]) => Number(status) >= 500);
     assert.equal(fiveHundreds, [], 'no 5xx');
     assert.is(end.errors, 0, 'no server-side error');
-    assert.ok(statuses[200]! > 0 && statuses[400]! > 0 && statuses[404]! > 0 && statuses[405]! > 0 && statuses[413]! > 0 && statuses[415]! > 0);
+    assert.ok(
+      statuses[200]! > 0 && statuses[400]! > 0 && statuses[404]! > 0 && statuses[405]! > 0 && statuses[413]! > 0 && statuses[415]! > 0,
+    );
   });
 
   Load.run();

@@ -8,9 +8,15 @@ const logged: { error: unknown; path: string }[] = [];
 
 @Controller('/bad')
 class MisbehavingController {
-  @Get('/reject') reject() { return Promise.reject(new Error('rejected with a secret')); }
-  @Get('/reject-value') rejectValue() { return Promise.reject(42); }
-  @Get('/throw-null') throwNull() { throw null; }
+  @Get('/reject') reject() {
+    return Promise.reject(new Error('rejected with a secret'));
+  }
+  @Get('/reject-value') rejectValue() {
+    return Promise.reject(42);
+  }
+  @Get('/throw-null') throwNull() {
+    throw null;
+  }
   @Get('/broken-stream') brokenStream() {
     let sent = false;
     const body = new ReadableStream<Uint8Array>({
@@ -27,7 +33,11 @@ class MisbehavingController {
     return new Response(body, { headers: { 'content-type': 'text/plain' } });
   }
   @Get('/failing-stream') failingStream() {
-    const body = new ReadableStream<Uint8Array>({ pull(controller) { controller.error(new Error('file not found')); } });
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.error(new Error('file not found'));
+      },
+    });
     return new Response(body, { headers: { 'content-type': 'text/plain', 'x-kept': 'no' } });
   }
   @Get('/used-body') async usedBody() {
@@ -40,20 +50,34 @@ class MisbehavingController {
     response.body!.getReader();
     return response;
   }
-  @Get('/crlf-response') @compiledBinder((req: KilnRequest) => [req.query.v])
-  crlfResponse(value: string) { return new Response('x', { headers: { 'x-echo': value } }); }
-  @Get('/crlf-recorded') @compiledBinder((req: KilnRequest) => [req, req.query.v])
-  crlfRecorded(req: KilnRequest, value: string) { req.setResponseHeader('x-echo', value); return 'x'; }
+  @Get('/crlf-response')
+  @compiledBinder((req: KilnRequest) => [req.query.v])
+  crlfResponse(value: string) {
+    return new Response('x', { headers: { 'x-echo': value } });
+  }
+  @Get('/crlf-recorded')
+  @compiledBinder((req: KilnRequest) => [req, req.query.v])
+  crlfRecorded(req: KilnRequest, value: string) {
+    req.setResponseHeader('x-echo', value);
+    return 'x';
+  }
 }
 
 let server: Started;
 let port: number;
 const Misbehaving = suite('misbehaving handlers');
 Misbehaving.before(async () => {
-  server = await start({ controllers: [MisbehavingController], onError: (error, req) => { logged.push({ error, path: req.path }); } });
+  server = await start({
+    controllers: [MisbehavingController],
+    onError: (error, req) => {
+      logged.push({ error, path: req.path });
+    },
+  });
   port = Number(new URL(server.base).port);
 });
-Misbehaving.before.each(() => { logged.length = 0; });
+Misbehaving.before.each(() => {
+  logged.length = 0;
+});
 Misbehaving.after(() => server.close());
 
 const internal = { error: 'Internal Server Error', message: 'Internal Server Error' };
@@ -72,7 +96,10 @@ Misbehaving('rejecting or throwing non-Error values answers 500', async () => {
     assert.is(reply.status, 500, path);
     assert.equal(reply.json(), internal);
   }
-  assert.equal(logged.map((entry) => entry.error), [42, null]);
+  assert.equal(
+    logged.map((entry) => entry.error),
+    [42, null],
+  );
 });
 
 Misbehaving('a Response whose body stream fails mid-way cuts the connection and is logged once', async () => {

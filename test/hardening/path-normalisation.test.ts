@@ -9,15 +9,25 @@ import { raw, lastJsonBody } from '../support/raw.js';
 
 @Controller('/static')
 class StaticController {
-  @Get('/featured') featured() { return { route: 'featured' }; }
-  @Get('/:id') @compiledBinder((req: KilnRequest) => [req.params.id]) byId(id: string) { return { route: 'id', id }; }
+  @Get('/featured') featured() {
+    return { route: 'featured' };
+  }
+  @Get('/:id') @compiledBinder((req: KilnRequest) => [req.params.id]) byId(id: string) {
+    return { route: 'id', id };
+  }
 }
 
 @Controller('/t')
 class StatsController {
-  @Get('/stats') stats() { return { route: 'stats' }; }
-  @Get('/p/stats') pStats() { return { route: 'p/stats' }; }
-  @Get('/') root() { return { route: 't' }; }
+  @Get('/stats') stats() {
+    return { route: 'stats' };
+  }
+  @Get('/p/stats') pStats() {
+    return { route: 'p/stats' };
+  }
+  @Get('/') root() {
+    return { route: 't' };
+  }
 }
 
 let server: Started;
@@ -35,7 +45,10 @@ async function everyWay(path: string): Promise<{ status: number; body: unknown }
   for (const target of [path, `http://x${path}`]) {
     const reply = await raw(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     // raw replies are latin1 text; the JSON body is UTF-8
-    answers.push({ status: reply.statuses[0]!, body: JSON.parse(Buffer.from(reply.text.slice(reply.text.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8')) });
+    answers.push({
+      status: reply.statuses[0]!,
+      body: JSON.parse(Buffer.from(reply.text.slice(reply.text.indexOf('\r\n\r\n') + 4), 'latin1').toString('utf8')),
+    });
   }
   const response = await server.app.fetch(new Request(`http://localhost${path}`));
   answers.push({ status: response.status, body: await response.json() });
@@ -44,7 +57,15 @@ async function everyWay(path: string): Promise<{ status: number; body: unknown }
 
 async function reachesEveryWay(path: string, body: unknown): Promise<void> {
   const answers = await everyWay(path);
-  assert.equal(answers, [{ status: 200, body }, { status: 200, body }, { status: 200, body }], path);
+  assert.equal(
+    answers,
+    [
+      { status: 200, body },
+      { status: 200, body },
+      { status: 200, body },
+    ],
+    path,
+  );
 }
 
 Paths('a percent-encoded unreserved character reaches the static route: /static/%66eatured is /static/featured', async () => {

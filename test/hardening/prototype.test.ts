@@ -9,7 +9,8 @@ function snapshot(value: unknown) {
 
 @Controller('/proto')
 class PrototypeController {
-  @Get('/:key') @compiledBinder((req: KilnRequest) => [req])
+  @Get('/:key')
+  @compiledBinder((req: KilnRequest) => [req])
   read(req: KilnRequest) {
     return {
       params: snapshot({ ...req.params }),
@@ -18,9 +19,13 @@ class PrototypeController {
       flat: req.flatHeaders['constructor'] ?? null,
     };
   }
-  @Post('/:key') @compiledBinder(async (req: KilnRequest) => [await req.parseBody()])
+  @Post('/:key')
+  @compiledBinder(async (req: KilnRequest) => [await req.parseBody()])
   body(body: Record<string, unknown>) {
-    return { keys: Object.keys(body), protoIsObject: Object.getPrototypeOf(body) === Object.prototype || Object.getPrototypeOf(body) === null };
+    return {
+      keys: Object.keys(body),
+      protoIsObject: Object.getPrototypeOf(body) === Object.prototype || Object.getPrototypeOf(body) === null,
+    };
   }
 }
 
@@ -40,11 +45,22 @@ Prototype('query, cookies, headers and params named __proto__ / constructor / pr
     assert.is(reply.status, 200);
     const data = reply.json();
     assert.equal(data.params, { key: '__proto__' });
-    assert.equal(data.query, [['__proto__', 'x'], ['__proto__[polluted]', '1'], ['constructor', 'c'], ['prototype', 'p'], ['__proto__.polluted', '1']]);
-    assert.equal(data.cookies, [['__proto__', 'polluted'], ['constructor', 'c'], ['prototype', 'p']]);
+    assert.equal(data.query, [
+      ['__proto__', 'x'],
+      ['__proto__[polluted]', '1'],
+      ['constructor', 'c'],
+      ['prototype', 'p'],
+      ['__proto__.polluted', '1'],
+    ]);
+    assert.equal(data.cookies, [
+      ['__proto__', 'polluted'],
+      ['constructor', 'c'],
+      ['prototype', 'p'],
+    ]);
     assert.is(data.flat, 'header-value');
     assertClean();
-  }));
+  }),
+);
 
 Prototype('JSON and form bodies with __proto__ keys never pollute Object.prototype', () =>
   overBothTransports({ controllers: [PrototypeController] }, async (send) => {
@@ -61,6 +77,7 @@ Prototype('JSON and form bodies with __proto__ keys never pollute Object.prototy
     });
     assert.equal(form.json(), { keys: ['__proto__', '__proto__[polluted]', 'constructor'], protoIsObject: true });
     assertClean();
-  }));
+  }),
+);
 
 Prototype.run();

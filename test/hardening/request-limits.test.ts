@@ -32,14 +32,23 @@ async function readStream(req: KilnRequest, how: string): Promise<number> {
 
 @Controller('/limits')
 class LimitsController {
-  @Get('/ok') ok() { return { ok: true }; }
-  @Post('/stream') @compiledBinder((req: KilnRequest) => [req, req.query.how])
-  async stream(req: KilnRequest, how: string) { return { size: await readStream(req, how) }; }
+  @Get('/ok') ok() {
+    return { ok: true };
+  }
+  @Post('/stream')
+  @compiledBinder((req: KilnRequest) => [req, req.query.how])
+  async stream(req: KilnRequest, how: string) {
+    return { size: await readStream(req, how) };
+  }
   @Get('/endless') endless() {
     const chunk = new Uint8Array(64 * 1024).fill(120);
     const body = new ReadableStream<Uint8Array>({
-      pull(controller) { controller.enqueue(chunk); },
-      cancel() { cancelled++; },
+      pull(controller) {
+        controller.enqueue(chunk);
+      },
+      cancel() {
+        cancelled++;
+      },
     });
     return new Response(body, { headers: { 'content-type': 'application/octet-stream' } });
   }
@@ -51,7 +60,9 @@ let few: Started;
 const reported: unknown[] = [];
 const Limits = suite('request limits');
 Limits.before(async () => {
-  const onError = (error: unknown) => { reported.push(error); };
+  const onError = (error: unknown) => {
+    reported.push(error);
+  };
   server = await start({ controllers: [LimitsController], maxBodySize: 1024, sendTimeout: 300, keepAliveTimeout: 60_000, onError });
   port = Number(new URL(server.base).port);
   few = await start({ controllers: [LimitsController], maxHeadersCount: 10, onError });
@@ -82,7 +93,10 @@ Limits('req.body, read any way, answers 413 once a chunked body crosses maxBodyS
 
 Limits('req.body under maxBodySize streams every byte', async () => {
   for (const how of ['reader', 'iterate', 'response']) {
-    const reply = await raw(port, `POST /limits/stream?how=${how} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n200\r\n${'x'.repeat(0x200)}\r\n100\r\n${'y'.repeat(0x100)}\r\n0\r\n\r\n`);
+    const reply = await raw(
+      port,
+      `POST /limits/stream?how=${how} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n200\r\n${'x'.repeat(0x200)}\r\n100\r\n${'y'.repeat(0x100)}\r\n0\r\n\r\n`,
+    );
     assert.equal(reply.statuses, [200], how);
     assert.equal(lastJsonBody(reply), { size: 0x300 }, how);
   }
@@ -95,10 +109,14 @@ Limits('req.body through app.fetch honours maxBodySize too', async () => {
       controller.close();
     },
   });
-  const response = await server.app.fetch(new Request('http://localhost/limits/stream?how=reader', { method: 'POST', body, duplex: 'half' } as RequestInit));
+  const response = await server.app.fetch(
+    new Request('http://localhost/limits/stream?how=reader', { method: 'POST', body, duplex: 'half' } as RequestInit),
+  );
   assert.is(response.status, 413);
   assert.equal(await response.json(), tooLarge);
-  const small = await server.app.fetch(new Request('http://localhost/limits/stream?how=iterate', { method: 'POST', body: 'x'.repeat(1000) }));
+  const small = await server.app.fetch(
+    new Request('http://localhost/limits/stream?how=iterate', { method: 'POST', body: 'x'.repeat(1000) }),
+  );
   assert.equal(await small.json(), { size: 1000 });
 });
 
@@ -118,7 +136,10 @@ Limits('more than 1,000 header lines answer 431 and close the connection; 1,000 
     assert.equal(reply.statuses, [expected], `${count + 1} lines`);
     if (expected === 431) {
       assert.ok(reply.closed);
-      assert.equal(lastJsonBody(reply), { error: 'Request Header Fields Too Large', message: 'The request has more than 1000 header lines' });
+      assert.equal(lastJsonBody(reply), {
+        error: 'Request Header Fields Too Large',
+        message: 'The request has more than 1000 header lines',
+      });
     }
   }
   const exactly = await raw(port, `GET /limits/ok HTTP/1.1\r\nHost: x\r\n${headLines(999)}\r\n`, { responses: 1 });

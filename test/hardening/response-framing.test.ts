@@ -15,19 +15,36 @@ let upstream: http.Server;
 let upstreamBase: string;
 
 /** Records a header, as a rate limiter does: the fetched Response is then re-wrapped to add it. */
-const recordHeader = (req: KilnRequest) => { req.setResponseHeader('x-recorded', 'yes'); };
+const recordHeader = (req: KilnRequest) => {
+  req.setResponseHeader('x-recorded', 'yes');
+};
 
 @Controller('/frame')
 class FramingController {
-  @Get('/ok') ok() { return { ok: true }; }
-  @Get('/short-length') shortLength() { return new Response('hello world', { headers: { 'content-length': '2' } }); }
-  @Get('/long-length') longLength() { return new Response('hello', { headers: { 'content-length': '100' } }); }
-  @Get('/both') both() { return new Response('hello', { headers: { 'transfer-encoding': 'chunked', 'content-length': '5' } }); }
+  @Get('/ok') ok() {
+    return { ok: true };
+  }
+  @Get('/short-length') shortLength() {
+    return new Response('hello world', { headers: { 'content-length': '2' } });
+  }
+  @Get('/long-length') longLength() {
+    return new Response('hello', { headers: { 'content-length': '100' } });
+  }
+  @Get('/both') both() {
+    return new Response('hello', { headers: { 'transfer-encoding': 'chunked', 'content-length': '5' } });
+  }
   @Get('/hop-by-hop') hopByHop() {
     return new Response('hello', {
       headers: {
-        connection: 'close, x-hop', 'x-hop': 'secret', 'keep-alive': 'timeout=99', upgrade: 'websocket', te: 'trailers',
-        trailer: 'x-sum', 'proxy-authenticate': 'Basic', 'proxy-connection': 'keep-alive', 'x-kept': 'yes',
+        connection: 'close, x-hop',
+        'x-hop': 'secret',
+        'keep-alive': 'timeout=99',
+        upgrade: 'websocket',
+        te: 'trailers',
+        trailer: 'x-sum',
+        'proxy-authenticate': 'Basic',
+        'proxy-connection': 'keep-alive',
+        'x-kept': 'yes',
       },
     });
   }
@@ -42,11 +59,19 @@ class FramingController {
     });
     return new Response(body, { headers: { 'content-length': '3' } });
   }
-  @Get('/empty') empty() { return new Response('', { headers: { 'content-length': '10' } }); }
-  @Get('/proxy') @compiledBinder((req: KilnRequest) => [req.query.coding])
-  proxy(coding: string) { return fetch(`${upstreamBase}/${coding}`); }
-  @Get('/proxy-recorded', recordHeader) @compiledBinder((req: KilnRequest) => [req.query.coding])
-  proxyRecorded(coding: string) { return fetch(`${upstreamBase}/${coding}`); }
+  @Get('/empty') empty() {
+    return new Response('', { headers: { 'content-length': '10' } });
+  }
+  @Get('/proxy')
+  @compiledBinder((req: KilnRequest) => [req.query.coding])
+  proxy(coding: string) {
+    return fetch(`${upstreamBase}/${coding}`);
+  }
+  @Get('/proxy-recorded', recordHeader)
+  @compiledBinder((req: KilnRequest) => [req.query.coding])
+  proxyRecorded(coding: string) {
+    return fetch(`${upstreamBase}/${coding}`);
+  }
 }
 
 let server: Started;
@@ -58,14 +83,24 @@ Framing.before(async () => {
     const coding = req.url!.slice(1);
     const text = 'upstream body '.repeat(20);
     const body = coding === 'gzip' ? zlib.gzipSync(text) : coding === 'br' ? zlib.brotliCompressSync(text) : Buffer.from(text);
-    res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': coding, 'content-length': body.length, 'keep-alive': 'timeout=99' });
+    res.writeHead(200, {
+      'content-type': 'text/plain',
+      'content-encoding': coding,
+      'content-length': body.length,
+      'keep-alive': 'timeout=99',
+    });
     res.end(body);
   });
   // fetch pools its upstream connections: they must not be closed under a request
   upstream.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   upstreamBase = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  server = await start({ controllers: [FramingController], onError: (error) => { reported.push(error); } });
+  server = await start({
+    controllers: [FramingController],
+    onError: (error) => {
+      reported.push(error);
+    },
+  });
   port = Number(new URL(server.base).port);
 });
 Framing.after(async () => {
@@ -81,8 +116,16 @@ async function pipelined(path: string): Promise<Parsed[]> {
   const reply = await raw(port, request(path) + request('/frame/ok') + 'GET /frame/ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
   assert.ok(reply.closed, 'the server closed after the last request');
   const parsed = parseResponses(reply.text);
-  assert.equal(parsed.map((r) => r.status), [200, 200, 200], path);
-  assert.equal(parsed.slice(1).map((r) => r.body), ['{"ok":true}', '{"ok":true}'], `${path}: the next answers start where they should`);
+  assert.equal(
+    parsed.map((r) => r.status),
+    [200, 200, 200],
+    path,
+  );
+  assert.equal(
+    parsed.slice(1).map((r) => r.body),
+    ['{"ok":true}', '{"ok":true}'],
+    `${path}: the next answers start where they should`,
+  );
   return parsed;
 }
 
@@ -97,7 +140,7 @@ Framing('a Content-Length shorter or longer than the body is replaced by the tru
   assert.equal(empty!.headers['content-length'], ['0']);
 });
 
-Framing('Transfer-Encoding and Content-Length on one Response: only Kiln\'s own framing is sent', async () => {
+Framing("Transfer-Encoding and Content-Length on one Response: only Kiln's own framing is sent", async () => {
   const [both] = await pipelined('/frame/both');
   assert.equal(both!.headers['content-length'], ['5']);
   assert.is(both!.headers['transfer-encoding'], undefined);
@@ -106,7 +149,8 @@ Framing('Transfer-Encoding and Content-Length on one Response: only Kiln\'s own 
 
 Framing('hop-by-hop headers, and those the Connection header names, are never copied', async () => {
   const [hop] = await pipelined('/frame/hop-by-hop');
-  for (const name of ['x-hop', 'upgrade', 'te', 'trailer', 'proxy-authenticate', 'proxy-connection']) assert.is(hop!.headers[name], undefined, name);
+  for (const name of ['x-hop', 'upgrade', 'te', 'trailer', 'proxy-authenticate', 'proxy-connection'])
+    assert.is(hop!.headers[name], undefined, name);
   assert.equal(hop!.headers.connection, ['keep-alive'], "Node's own connection header, not the Response's close");
   assert.equal(hop!.headers['keep-alive'], ['timeout=5'], "Node's own keep-alive, not the Response's");
   assert.equal(hop!.headers['x-kept'], ['yes']);

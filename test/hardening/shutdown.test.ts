@@ -9,8 +9,12 @@ class SlowController {
     await new Promise((r) => setTimeout(r, 300));
     return { finished: true };
   }
-  @Get('/never') never() { return new Promise(() => {}); }
-  @Get('/fast') fast() { return { fast: true }; }
+  @Get('/never') never() {
+    return new Promise(() => {});
+  }
+  @Get('/fast') fast() {
+    return { fast: true };
+  }
 }
 
 const Shutdown = suite('graceful shutdown');
@@ -22,9 +26,14 @@ Shutdown('close() lets in-flight requests finish, refuses new connections, then 
   await new Promise((r) => setTimeout(r, 50));
   const closing = server.close();
   let closed = false;
-  void closing.then(() => { closed = true; });
+  void closing.then(() => {
+    closed = true;
+  });
   await new Promise((r) => setTimeout(r, 50));
-  const refused = await fetch(`${server.base}/s/fast`).then(() => 'answered', (error) => error.cause?.code ?? String(error));
+  const refused = await fetch(`${server.base}/s/fast`).then(
+    () => 'answered',
+    (error) => error.cause?.code ?? String(error),
+  );
   assert.is(refused, 'ECONNREFUSED');
   assert.is(closed, false, 'close() waits for the in-flight request');
   const reply = await inFlight;
@@ -35,7 +44,10 @@ Shutdown('close() lets in-flight requests finish, refuses new connections, then 
 
 Shutdown('close() cuts requests still running after shutdownTimeout', async () => {
   const server = await start({ controllers: [SlowController], shutdownTimeout: 200 });
-  const stuck = fetch(`${server.base}/s/never`).then(() => 'answered', () => 'cut');
+  const stuck = fetch(`${server.base}/s/never`).then(
+    () => 'answered',
+    () => 'cut',
+  );
   await new Promise((r) => setTimeout(r, 50));
   const started = Date.now();
   await server.close();

@@ -9,45 +9,113 @@ import { raw } from '../support/raw.js';
 
 const reported: unknown[] = [];
 const escaped: unknown[] = [];
-const onUncaught = (error: unknown) => { escaped.push(error); };
+const onUncaught = (error: unknown) => {
+  escaped.push(error);
+};
 
-const hostileProxy = () => new Proxy({}, { getPrototypeOf() { throw new Error('trap'); }, get() { throw new Error('trap'); } });
+const hostileProxy = () =>
+  new Proxy(
+    {},
+    {
+      getPrototypeOf() {
+        throw new Error('trap');
+      },
+      get() {
+        throw new Error('trap');
+      },
+    },
+  );
 const forgedHttpError = (status: unknown) => Object.assign(Object.create(HttpError.prototype), { status, message: 'forged' });
 
 const passThrough: MiddlewareFunction = async (_req, next) => next();
 
 @Controller('/u')
 class UnsendableController {
-  @Get('/ok') ok() { return { ok: true }; }
-  @Get('/recorded') @compiledBinder((req: KilnRequest) => [req, req.query.v])
-  recorded(req: KilnRequest, value: string) { req.setResponseHeader('x-echo', value); return 'x'; }
-  @Get('/recorded-async') @compiledBinder((req: KilnRequest) => [req, req.query.v])
-  async recordedAsync(req: KilnRequest, value: string) { req.setResponseHeader('x-echo', value); return 'x'; }
-  @Get('/recorded-name') @compiledBinder((req: KilnRequest) => [req, req.query.v])
-  recordedName(req: KilnRequest, name: string) { req.setResponseHeader(name, 'v'); return 'x'; }
-  @Get('/response') @compiledBinder((req: KilnRequest) => [req.query.v])
-  response(value: string) { return new Response('x', { headers: { 'x-echo': value } }); }
-  @Get('/response-async') @compiledBinder((req: KilnRequest) => [req.query.v])
-  async responseAsync(value: string) { return new Response('x', { headers: { 'x-echo': value } }); }
-  @Get('/response-name') @compiledBinder((req: KilnRequest) => [req.query.v])
-  async responseName(name: string) { return new Response('x', { headers: { [name]: 'v' } }); }
-  @Get('/response-stream') @compiledBinder((req: KilnRequest) => [req.query.v])
+  @Get('/ok') ok() {
+    return { ok: true };
+  }
+  @Get('/recorded')
+  @compiledBinder((req: KilnRequest) => [req, req.query.v])
+  recorded(req: KilnRequest, value: string) {
+    req.setResponseHeader('x-echo', value);
+    return 'x';
+  }
+  @Get('/recorded-async')
+  @compiledBinder((req: KilnRequest) => [req, req.query.v])
+  async recordedAsync(req: KilnRequest, value: string) {
+    req.setResponseHeader('x-echo', value);
+    return 'x';
+  }
+  @Get('/recorded-name')
+  @compiledBinder((req: KilnRequest) => [req, req.query.v])
+  recordedName(req: KilnRequest, name: string) {
+    req.setResponseHeader(name, 'v');
+    return 'x';
+  }
+  @Get('/response')
+  @compiledBinder((req: KilnRequest) => [req.query.v])
+  response(value: string) {
+    return new Response('x', { headers: { 'x-echo': value } });
+  }
+  @Get('/response-async')
+  @compiledBinder((req: KilnRequest) => [req.query.v])
+  async responseAsync(value: string) {
+    return new Response('x', { headers: { 'x-echo': value } });
+  }
+  @Get('/response-name')
+  @compiledBinder((req: KilnRequest) => [req.query.v])
+  async responseName(name: string) {
+    return new Response('x', { headers: { [name]: 'v' } });
+  }
+  @Get('/response-stream')
+  @compiledBinder((req: KilnRequest) => [req.query.v])
   responseStream(value: string) {
-    const body = new ReadableStream({ pull(controller) { controller.enqueue(new TextEncoder().encode('x')); controller.close(); } });
+    const body = new ReadableStream({
+      pull(controller) {
+        controller.enqueue(new TextEncoder().encode('x'));
+        controller.close();
+      },
+    });
     return new Response(body, { headers: { 'x-echo': value } });
   }
-  @Get('/throw-proxy') throwProxy() { throw hostileProxy(); }
-  @Get('/reject-proxy') async rejectProxy() { throw hostileProxy(); }
-  @Get('/return-proxy') returnProxy() { return hostileProxy(); }
-  @Get('/return-proxy-async') async returnProxyAsync() { return hostileProxy(); }
-  // biome-ignore lint/suspicious/noThenProperty: a handler returning a hostile thenable is the case under test
-  @Get('/thenable') thenable() { return { then() { throw new Error('then threw'); } }; }
-  @Get('/status-abc') statusAbc() { throw forgedHttpError('abc'); }
-  @Get('/status-700') async status700() { throw forgedHttpError(700); }
-  @Get('/status-2.5') status25() { throw forgedHttpError(402.5); }
-  @Get('/status-101') @HttpStatus(101) status101() { return { early: true }; }
-  @Get('/chain-proxy', passThrough) chainProxy() { throw hostileProxy(); }
-  @Get('/chain-status', passThrough) chainStatus() { throw forgedHttpError('abc'); }
+  @Get('/throw-proxy') throwProxy() {
+    throw hostileProxy();
+  }
+  @Get('/reject-proxy') async rejectProxy() {
+    throw hostileProxy();
+  }
+  @Get('/return-proxy') returnProxy() {
+    return hostileProxy();
+  }
+  @Get('/return-proxy-async') async returnProxyAsync() {
+    return hostileProxy();
+  }
+  @Get('/thenable') thenable() {
+    return {
+      // biome-ignore lint/suspicious/noThenProperty: a handler returning a hostile thenable is the case under test
+      then() {
+        throw new Error('then threw');
+      },
+    };
+  }
+  @Get('/status-abc') statusAbc() {
+    throw forgedHttpError('abc');
+  }
+  @Get('/status-700') async status700() {
+    throw forgedHttpError(700);
+  }
+  @Get('/status-2.5') status25() {
+    throw forgedHttpError(402.5);
+  }
+  @Get('/status-101') @HttpStatus(101) status101() {
+    return { early: true };
+  }
+  @Get('/chain-proxy', passThrough) chainProxy() {
+    throw hostileProxy();
+  }
+  @Get('/chain-status', passThrough) chainStatus() {
+    throw forgedHttpError('abc');
+  }
 }
 
 let server: Started;
@@ -57,10 +125,18 @@ Unsendable.before(async () => {
   process.on('uncaughtException', onUncaught);
   process.on('unhandledRejection', onUncaught);
   // keep-alive outlasts the suite: pooled client sockets are never closed under a request
-  server = await start({ controllers: [UnsendableController], keepAliveTimeout: 60_000, onError: (error) => { reported.push(error); } });
+  server = await start({
+    controllers: [UnsendableController],
+    keepAliveTimeout: 60_000,
+    onError: (error) => {
+      reported.push(error);
+    },
+  });
   port = Number(new URL(server.base).port);
 });
-Unsendable.before.each(() => { reported.length = 0; });
+Unsendable.before.each(() => {
+  reported.length = 0;
+});
 Unsendable.after(async () => {
   await server.close();
   process.off('uncaughtException', onUncaught);
@@ -109,7 +185,16 @@ Unsendable('setResponseHeader refuses a header name from input that is not a tok
 });
 
 Unsendable('setResponseHeader refuses framing headers, which Kiln writes itself', async () => {
-  for (const name of ['content-length', 'Transfer-Encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-authenticate']) {
+  for (const name of [
+    'content-length',
+    'Transfer-Encoding',
+    'connection',
+    'keep-alive',
+    'upgrade',
+    'te',
+    'trailer',
+    'proxy-authenticate',
+  ]) {
     reported.length = 0;
     await expect500(`/u/recorded-name?v=${name}`);
     const error = onlyReport() as KilnError;

@@ -3,7 +3,17 @@ import * as assert from 'uvu/assert';
 import { createServer, KilnError, type Injection } from '@kiln/core';
 import { overBothTransports, request, start } from '../support/server.js';
 import {
-  API_KEY, AdminController, CONFIG, REGION, RequireApiKey, SLOW, SecureController, SlowController, UserService, UsersController, lifecycle,
+  API_KEY,
+  AdminController,
+  CONFIG,
+  REGION,
+  RequireApiKey,
+  SLOW,
+  SecureController,
+  SlowController,
+  UserService,
+  UsersController,
+  lifecycle,
 } from './services.js';
 
 const test = suite('dependency injection');
@@ -37,7 +47,11 @@ test('shared is one instance across controllers and handlers; local is new per i
     assert.is.not(ids.deepAudit, ids.localAudit);
     assert.is.not(ids.deepAuditClock, ids.controllerClock, "a DEEP_LOCAL instance's dependencies are new too");
     assert.is(ids.x, null, 'request bindings still work beside injected parameters');
-    assert.is((await request(started.base, '/users?x=1')).json().handlerAudit, ids.handlerAudit, 'handler values are resolved once, not per request');
+    assert.is(
+      (await request(started.base, '/users?x=1')).json().handlerAudit,
+      ids.handlerAudit,
+      'handler values are resolved once, not per request',
+    );
   } finally {
     await started.close();
   }
@@ -60,7 +74,13 @@ test('factories, sync and async, are built before listen() resolves', async () =
   const injections: Injection[] = [
     ...values.filter((v) => v.token !== CONFIG),
     { token: CONFIG, factory: () => ({ greeting: `Hi #${++calls}` }) },
-    { token: SLOW, factory: async () => { await new Promise((resolve) => setTimeout(resolve, 30)); return { ready: true }; } },
+    {
+      token: SLOW,
+      factory: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return { ready: true };
+      },
+    },
   ];
   await overBothTransports({ controllers: [SlowController, UsersController], injections }, async (send) => {
     assert.equal((await send('/slow')).json(), { ready: true });
@@ -70,7 +90,17 @@ test('factories, sync and async, are built before listen() resolves', async () =
 });
 
 test('an async factory that rejects makes listen() reject, naming its token (KILN021)', async () => {
-  const app = createServer({ controllers: [SlowController], injections: [{ token: SLOW, factory: async () => { throw new Error('database down'); } }] });
+  const app = createServer({
+    controllers: [SlowController],
+    injections: [
+      {
+        token: SLOW,
+        factory: async () => {
+          throw new Error('database down');
+        },
+      },
+    ],
+  });
   try {
     await app.listen(0, '127.0.0.1');
     assert.unreachable('listen should reject');
@@ -121,7 +151,9 @@ test('tokens nobody registered refuse createServer with one error listing every 
 test('a malformed injections entry is refused at createServer', () => {
   assert.throws(
     () => createServer({ controllers: [], injections: [{ token: 'x' } as unknown as Injection] }),
-    (error: Error) => error instanceof KilnError && error.message === "Dependency injection failed:\n  - injections[0] ('x') has neither provide nor factory",
+    (error: Error) =>
+      error instanceof KilnError &&
+      error.message === "Dependency injection failed:\n  - injections[0] ('x') has neither provide nor factory",
   );
 });
 

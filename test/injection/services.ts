@@ -1,13 +1,26 @@
 // The services, controllers and middleware the injection tests wire together. Every constructor
 // dependency here is resolved from its declared type by @kiln/core/transformer at build time.
 import {
-  Controller, Get, Header, HttpError, Inject, Injectable, InjectionToken, Middleware, Param, Query, Scope, Scopes,
+  Controller,
+  Get,
+  Header,
+  HttpError,
+  Inject,
+  Injectable,
+  InjectionToken,
+  Middleware,
+  Param,
+  Query,
+  Scope,
+  Scopes,
 } from '@kiln/core';
 
 /** Records lifecycle calls in order, so tests can assert on it. */
 export const lifecycle: string[] = [];
 
-export interface AppConfig { readonly greeting: string }
+export interface AppConfig {
+  readonly greeting: string;
+}
 export const CONFIG = new InjectionToken<AppConfig>('CONFIG');
 export const REGION = 'region';
 export const API_KEY = Symbol('api key');
@@ -18,27 +31,40 @@ let created = 0;
 @Injectable()
 export class Clock {
   readonly id = ++created;
-  now(): string { return '2026-11-23T00:00:00.000Z'; }
+  now(): string {
+    return '2026-11-23T00:00:00.000Z';
+  }
 }
 
 @Injectable()
 export class UserRepository {
   readonly id = ++created;
   constructor(readonly clock: Clock) {}
-  find(id: number) { return { id, name: `user ${id}`, seen: this.clock.now() }; }
+  find(id: number) {
+    return { id, name: `user ${id}`, seen: this.clock.now() };
+  }
   async onInit() {
     await new Promise((resolve) => setTimeout(resolve, 20));
     lifecycle.push('init:UserRepository');
   }
-  onClose() { lifecycle.push('close:UserRepository'); }
+  onClose() {
+    lifecycle.push('close:UserRepository');
+  }
 }
 
 @Injectable()
 export class UserService {
   readonly id = ++created;
-  constructor(readonly users: UserRepository, @Inject(CONFIG) readonly config: AppConfig) {}
-  greet(id: number) { return `${this.config.greeting}, ${this.users.find(id).name}`; }
-  onInit() { lifecycle.push('init:UserService'); }
+  constructor(
+    readonly users: UserRepository,
+    @Inject(CONFIG) readonly config: AppConfig,
+  ) {}
+  greet(id: number) {
+    return `${this.config.greeting}, ${this.users.find(id).name}`;
+  }
+  onInit() {
+    lifecycle.push('init:UserService');
+  }
   async onClose() {
     await new Promise((resolve) => setTimeout(resolve, 10));
     lifecycle.push('close:UserService');
@@ -87,15 +113,24 @@ export class UsersController {
 
 @Controller('/admin')
 export class AdminController {
-  constructor(readonly users: UserService, readonly clock: Clock, readonly pageSize = 25) {}
+  constructor(
+    readonly users: UserService,
+    readonly clock: Clock,
+    readonly pageSize = 25,
+  ) {}
   @Get('/ids')
-  ids() { return { users: this.users.id, clock: this.clock.id, pageSize: this.pageSize }; }
+  ids() {
+    return { users: this.users.id, clock: this.clock.id, pageSize: this.pageSize };
+  }
 }
 
 /** A class middleware with injected dependencies: it checks the API key registered under a symbol. */
 @Middleware()
 export class RequireApiKey {
-  constructor(@Inject(API_KEY) readonly apiKey: string, readonly clock: Clock) {}
+  constructor(
+    @Inject(API_KEY) readonly apiKey: string,
+    readonly clock: Clock,
+  ) {}
   use(@Header('x-api-key') key: string | undefined) {
     if (key !== this.apiKey) throw new HttpError(401, `Bad API key (checked at ${this.clock.now()})`);
   }
@@ -104,12 +139,16 @@ export class RequireApiKey {
 @Controller('/secure', RequireApiKey)
 export class SecureController {
   @Get('/')
-  get() { return { ok: true }; }
+  get() {
+    return { ok: true };
+  }
 }
 
 @Controller('/slow')
 export class SlowController {
   constructor(@Inject(SLOW) readonly slow: { readonly ready: boolean }) {}
   @Get('/')
-  get() { return this.slow; }
+  get() {
+    return this.slow;
+  }
 }

@@ -40,28 +40,52 @@ Contracts('the written and the served documents pass an independent OpenAPI 3.1 
 });
 
 Contracts('every route of the app is one operation of the document, with a unique Controller.method operationId', () => {
-  const routes = app.routes.filter((r) => r.controller.name !== 'KilnDocs').map((r) => `${r.method} ${r.path.replace(/:([^/]+)/g, '{$1}')}`).sort();
-  assert.equal(operationsOf(written).map((o) => `${o.method} ${o.path}`).sort(), routes);
+  const routes = app.routes
+    .filter((r) => r.controller.name !== 'KilnDocs')
+    .map((r) => `${r.method} ${r.path.replace(/:([^/]+)/g, '{$1}')}`)
+    .sort();
+  assert.equal(
+    operationsOf(written)
+      .map((o) => `${o.method} ${o.path}`)
+      .sort(),
+    routes,
+  );
   const ids = operationsOf(written).map((o) => o.operation.operationId);
   assert.is(new Set(ids).size, ids.length);
   assert.ok(ids.includes('QueryController.scalars') && ids.includes('MiscController.limited'));
 });
 
 Contracts('parameters: the schema of each row of the conversion table, in, required, default, style', () => {
-  const parameters = (path: string, method = 'get') => Object.fromEntries((written.paths[path][method].parameters as any[]).map((p) => [p.name, p]));
+  const parameters = (path: string, method = 'get') =>
+    Object.fromEntries((written.paths[path][method].parameters as any[]).map((p) => [p.name, p]));
   const scalars = parameters('/query/scalars');
   assert.equal(scalars.s, { name: 's', in: 'query', required: false, schema: { type: 'string' } });
   assert.equal(scalars.b.schema, { type: 'boolean' });
   assert.equal(scalars.n.schema, { type: 'number' });
   assert.equal(scalars.d.schema, { type: 'string', format: 'date-time' });
-  assert.equal(scalars.o.content, { 'application/json': { schema: { type: 'object', properties: { a: { type: 'number' }, tags: { type: 'array', items: { type: 'string' } } }, required: ['a'] } } });
+  assert.equal(scalars.o.content, {
+    'application/json': {
+      schema: {
+        type: 'object',
+        properties: { a: { type: 'number' }, tags: { type: 'array', items: { type: 'string' } } },
+        required: ['a'],
+      },
+    },
+  });
   assert.equal(scalars.e.schema, { type: 'string', enum: ['asc', 'desc'] });
   assert.equal(scalars.ne.schema, { type: 'number', enum: [0, 1, 2] });
   assert.equal(scalars.u.schema, { type: 'string', enum: ['x', 'y'] });
   assert.equal(scalars.nu.schema, { type: 'number', enum: [10, 20] });
   assert.equal(scalars.any.schema, {});
   const arrays = parameters('/query/arrays');
-  assert.equal(arrays.ns, { name: 'ns', in: 'query', required: false, style: 'form', explode: true, schema: { type: 'array', items: { type: 'number' } } });
+  assert.equal(arrays.ns, {
+    name: 'ns',
+    in: 'query',
+    required: false,
+    style: 'form',
+    explode: true,
+    schema: { type: 'array', items: { type: 'number' } },
+  });
   assert.equal(arrays.ds.schema.items, { type: 'string', format: 'date-time' });
   assert.equal(arrays.es.schema.items, { type: 'string', enum: ['asc', 'desc'] });
   assert.equal(arrays.items.schema, { type: 'array', items: { type: 'number' } }, 'the items argument [Number] decides');
@@ -70,7 +94,15 @@ Contracts('parameters: the schema of each row of the conversion table, in, requi
   assert.equal(required.size.schema, { type: 'number', default: 20 });
   assert.equal(required.order.schema, { type: 'string', enum: ['asc', 'desc'], default: 'asc' });
   const path = parameters('/params/{n}/{s}/{d}/{e}');
-  assert.equal(Object.values(path).map((p: any) => [p.in, p.required]), [['path', true], ['path', true], ['path', true], ['path', true]]);
+  assert.equal(
+    Object.values(path).map((p: any) => [p.in, p.required]),
+    [
+      ['path', true],
+      ['path', true],
+      ['path', true],
+      ['path', true],
+    ],
+  );
   const headers = parameters('/headers');
   assert.equal(headers['x-count'], { name: 'x-count', in: 'header', required: true, schema: { type: 'number' } });
   assert.equal(headers['x-ids'], { name: 'x-ids', in: 'header', required: false, schema: { type: 'array', items: { type: 'number' } } });
@@ -79,40 +111,66 @@ Contracts('parameters: the schema of each row of the conversion table, in, requi
 
 Contracts('bodies: typia schemas as shared components with stable, distinct names; media types Kiln accepts', () => {
   const schemas = written.components.schemas;
-  assert.equal(written.paths['/people'].post.requestBody, { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPerson' } } } });
+  assert.equal(written.paths['/people'].post.requestBody, {
+    required: true,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/NewPerson' } } },
+  });
   assert.equal(schemas.NewPerson.properties.age, { type: 'integer', minimum: 0, maximum: 150 });
   assert.equal(schemas.NewPerson.properties.email, { type: 'string', format: 'email' });
   assert.equal(schemas.NewPerson.properties.previous, { type: 'array', items: { $ref: '#/components/schemas/Address' } });
   assert.equal(schemas.Address.properties.zip, { type: 'string', pattern: '^[0-9]{5}$' });
   assert.equal(schemas.NewPerson.required, ['name', 'email', 'age', 'level', 'address', 'previous', 'born']);
   assert.ok(schemas['Legacy.Address'] && schemas.Address, 'two types named Address are two components');
-  assert.equal(schemas.Category.properties.children, { type: 'array', items: { $ref: '#/components/schemas/Category' } }, 'a recursive type refers to itself');
+  assert.equal(
+    schemas.Category.properties.children,
+    { type: 'array', items: { $ref: '#/components/schemas/Category' } },
+    'a recursive type refers to itself',
+  );
   const rename = written.paths['/people/{id}'].patch.requestBody;
   assert.equal(Object.keys(rename.content), ['application/json', 'application/x-www-form-urlencoded']);
-  assert.equal(rename.content['application/json'].schema, { type: 'object', properties: { name: { type: 'string' }, nickname: { type: 'string' } }, required: ['name'] });
+  assert.equal(rename.content['application/json'].schema, {
+    type: 'object',
+    properties: { name: { type: 'string' }, nickname: { type: 'string' } },
+    required: ['name'],
+  });
   assert.equal(Object.keys(written.paths['/people/{id}/note'].put.requestBody.content), ['application/json', 'text/plain']);
-  assert.equal(Object.keys(written.paths['/misc/anything'].post.requestBody.content), ['application/json', 'application/x-www-form-urlencoded', 'text/plain']);
+  assert.equal(Object.keys(written.paths['/misc/anything'].post.requestBody.content), [
+    'application/json',
+    'application/x-www-form-urlencoded',
+    'text/plain',
+  ]);
 });
 
 Contracts('responses: @HttpStatus, 204 for void, unions, Response routes, JSDoc, and the errors Kiln answers', () => {
   const create = written.paths['/people'].post;
   assert.equal(Object.keys(create.responses), ['201', '400', '409', '413', '415']);
   assert.equal(create.responses['201'].content['application/json'].schema, { $ref: '#/components/schemas/Person' });
-  assert.equal(create.responses['409'], { description: 'A person with this email exists', content: { 'application/json': { schema: { $ref: '#/components/schemas/KilnErrorBody' } } } });
+  assert.equal(create.responses['409'], {
+    description: 'A person with this email exists',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/KilnErrorBody' } } },
+  });
   assert.is(create.summary, 'Add a person');
   assert.equal(Object.keys(written.paths['/people/{id}'].delete.responses), ['204', '400']);
   assert.equal(written.paths['/people/{id}'].delete.responses['204'], { description: 'No Content' });
   assert.equal(Object.keys(written.paths['/people/{id}/maybe'].get.responses), ['200', '204', '400']);
   assert.equal(written.paths['/misc/download'].get.responses['200'].content, { 'text/plain': {} });
   assert.equal(written.paths['/misc/raw'].get.responses['200'].content, { '*/*': {} });
-  assert.equal(written.paths['/misc/tree'].get.responses, { 200: { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/Category' } } } } });
-  assert.equal(written.paths['/misc/when'].get.responses['200'].content['application/json'].schema.properties.at, { type: 'string', format: 'date-time' });
+  assert.equal(written.paths['/misc/tree'].get.responses, {
+    200: { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/Category' } } } },
+  });
+  assert.equal(written.paths['/misc/when'].get.responses['200'].content['application/json'].schema.properties.at, {
+    type: 'string',
+    format: 'date-time',
+  });
   assert.is(written.paths['/people/{id}/remove'].post.deprecated, true);
   assert.equal(written.components.schemas.KilnErrorBody.required, ['error', 'message']);
-  assert.equal(written.tags.find((t: { name: string }) => t.name === 'People'), { name: 'People', description: 'People: typed bodies validated by typia.' });
+  assert.equal(
+    written.tags.find((t: { name: string }) => t.name === 'People'),
+    { name: 'People', description: 'People: typed bodies validated by typia.' },
+  );
 });
 
-Contracts('the served document adds what only the runtime knows: the limiter\'s 429 and headers', () => {
+Contracts("the served document adds what only the runtime knows: the limiter's 429 and headers", () => {
   assert.equal(Object.keys(written.paths['/misc/limited'].get.responses), ['200']);
   const limited = served.paths['/misc/limited'].get.responses;
   assert.equal(Object.keys(limited), ['200', '429']);
@@ -123,17 +181,31 @@ Contracts('the served document adds what only the runtime knows: the limiter\'s 
 });
 
 // Valid requests for every operation, with the status each must get (checked against the document).
-const person = { name: 'Ada', email: 'ada@example.com', age: 36, level: 2, sort: 'asc', address: { street: '1 Main St', city: 'London', zip: '12345' }, previous: [], born: '1815-12-10' };
+const person = {
+  name: 'Ada',
+  email: 'ada@example.com',
+  age: 36,
+  level: 2,
+  sort: 'asc',
+  address: { street: '1 Main St', city: 'London', zip: '12345' },
+  previous: [],
+  born: '1815-12-10',
+};
 const json = { 'content-type': 'application/json' };
 const samples: Record<string, Sample[]> = {
   'QueryController.scalars': [
     { path: '/query/scalars?s=a&b=true&n=1.5&d=2020-01-02T03:04:05.000Z&o=%7B%22a%22%3A1%7D&e=asc&ne=2&u=x&nu=10&any=z', status: 200 },
     { path: '/query/scalars', status: 200 },
   ],
-  'QueryController.arrays': [{ path: '/query/arrays?ss=a&ss=b&ns=1&ns=2&bs=true&bs=0&ds=2020-01-01&es=desc&os=%7B%22a%22%3A1%7D&items=3', status: 200 }, { path: '/query/arrays', status: 200 }],
+  'QueryController.arrays': [
+    { path: '/query/arrays?ss=a&ss=b&ns=1&ns=2&bs=true&bs=0&ds=2020-01-01&es=desc&os=%7B%22a%22%3A1%7D&items=3', status: 200 },
+    { path: '/query/arrays', status: 200 },
+  ],
   'QueryController.required': [{ path: '/query/required?page=2&q=x', status: 200 }],
   'ParamsController.all': [{ path: '/params/1/x/2020-01-01/asc', status: 200 }],
-  'HeadersController.all': [{ path: '/headers', headers: { 'x-count': '3', 'x-name': 'n', 'x-flag': '1', 'x-ids': '1, 2', 'x-when': '2020-01-01' }, status: 200 }],
+  'HeadersController.all': [
+    { path: '/headers', headers: { 'x-count': '3', 'x-name': 'n', 'x-flag': '1', 'x-ids': '1, 2', 'x-when': '2020-01-01' }, status: 200 },
+  ],
   'PeopleController.create': [
     { method: 'POST', path: '/people', headers: json, body: JSON.stringify(person), status: 201 },
     { method: 'POST', path: '/people', headers: json, body: JSON.stringify({ ...person, email: 'taken@example.com' }), status: 409 },
@@ -142,13 +214,28 @@ const samples: Record<string, Sample[]> = {
   ],
   'PeopleController.rename': [
     { method: 'PATCH', path: '/people/1', headers: json, body: '{"name":"Bo"}', status: 200 },
-    { method: 'PATCH', path: '/people/1', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=Bo&nickname=B', status: 200 },
+    {
+      method: 'PATCH',
+      path: '/people/1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=Bo&nickname=B',
+      status: 200,
+    },
   ],
-  'PeopleController.note': [{ method: 'PUT', path: '/people/1/note', headers: { 'content-type': 'text/plain' }, body: 'hello', status: 200 }],
+  'PeopleController.note': [
+    { method: 'PUT', path: '/people/1/note', headers: { 'content-type': 'text/plain' }, body: 'hello', status: 200 },
+  ],
   'PeopleController.removeOld': [{ method: 'POST', path: '/people/1/remove', status: 204 }],
   'PeopleController.remove': [{ method: 'DELETE', path: '/people/1', status: 204 }],
-  'PeopleController.shape': [{ path: '/people/1/shape', status: 200 }, { path: '/people/2/shape', status: 200 }, { path: '/people/3/shape', status: 200 }],
-  'PeopleController.maybe': [{ path: '/people/1/maybe', status: 200 }, { path: '/people/0/maybe', status: 204 }],
+  'PeopleController.shape': [
+    { path: '/people/1/shape', status: 200 },
+    { path: '/people/2/shape', status: 200 },
+    { path: '/people/3/shape', status: 200 },
+  ],
+  'PeopleController.maybe': [
+    { path: '/people/1/maybe', status: 200 },
+    { path: '/people/0/maybe', status: 204 },
+  ],
   'MiscController.tree': [{ path: '/misc/tree', status: 200 }],
   'MiscController.anything': [
     { method: 'POST', path: '/misc/anything', headers: json, body: '[1,{"a":null}]', status: 200 },
@@ -160,7 +247,11 @@ const samples: Record<string, Sample[]> = {
   'MiscController.text': [{ path: '/misc/text', status: 200 }],
   'MiscController.when': [{ path: '/misc/when', status: 200 }],
   // max 2 a minute: the third is refused with the 429 the served document describes.
-  'MiscController.limited': [{ path: '/misc/limited', status: 200 }, { path: '/misc/limited', status: 200 }, { path: '/misc/limited', status: 429 }],
+  'MiscController.limited': [
+    { path: '/misc/limited', status: 200 },
+    { path: '/misc/limited', status: 200 },
+    { path: '/misc/limited', status: 429 },
+  ],
 };
 
 function send(sample: Sample) {
@@ -175,7 +266,11 @@ Contracts('every operation answers real requests exactly as the document describ
       const reply = await send(sample);
       const what = `${sample.method ?? 'GET'} ${sample.path}`;
       assert.is(reply.status, sample.status, `${what}: ${reply.text}`);
-      assert.is(contract.operationFor(sample.method ?? 'GET', sample.path).path, operation.path, `${what} is a request of ${operation.path}`);
+      assert.is(
+        contract.operationFor(sample.method ?? 'GET', sample.path).path,
+        operation.path,
+        `${what} is a request of ${operation.path}`,
+      );
       contract.assertAnswer(operation, reply, what);
     }
   }

@@ -6,7 +6,17 @@ import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Controller, Get, HttpError, KilnError, Param, createServer, describeMiddleware, openApiDescription, type KilnConfig } from '@kiln/core';
+import {
+  Controller,
+  Get,
+  HttpError,
+  KilnError,
+  Param,
+  createServer,
+  describeMiddleware,
+  openApiDescription,
+  type KilnConfig,
+} from '@kiln/core';
 import { rateLimit } from '@kiln/rate-limit';
 import { overBothTransports } from '../support/server.js';
 import { root } from '../transformer/support/compile-fixture.js';
@@ -35,7 +45,10 @@ const document = {
       get: {
         operationId: 'NotesController.get',
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'number' } }],
-        responses: { 200: { description: 'OK' }, 400: { description: 'Bad Request', content: { 'application/json': { schema: errorRef } } } },
+        responses: {
+          200: { description: 'OK' },
+          400: { description: 'Bad Request', content: { 'application/json': { schema: errorRef } } },
+        },
       },
     },
     '/notes/docs': { get: { operationId: 'NotesController.clash', responses: { 200: { description: 'OK' } } } },
@@ -92,11 +105,21 @@ Docs('with openapi: false the page embeds the document', async () => {
 });
 
 Docs('middlewares that describe themselves add their responses and headers to the routes they guard', async () => {
-  const guard = describeMiddleware((req) => {
-    if (req.headers.get('x-token') !== 'ok') throw new HttpError(401, 'No token');
-  }, { responses: { 401: { description: 'No token', content: { 'application/json': { schema: errorRef } } } }, headers: { 'X-Guarded': { schema: { type: 'string' } } } });
+  const guard = describeMiddleware(
+    (req) => {
+      if (req.headers.get('x-token') !== 'ok') throw new HttpError(401, 'No token');
+    },
+    {
+      responses: { 401: { description: 'No token', content: { 'application/json': { schema: errorRef } } } },
+      headers: { 'X-Guarded': { schema: { type: 'string' } } },
+    },
+  );
   assert.ok(openApiDescription in guard);
-  const config: KilnConfig = { controllers: [NotesController], middlewares: [guard, rateLimit({ max: 5, standardHeaders: false })], docs: { document } };
+  const config: KilnConfig = {
+    controllers: [NotesController],
+    middlewares: [guard, rateLimit({ max: 5, standardHeaders: false })],
+    docs: { document },
+  };
   await overBothTransports(config, async (send) => {
     // The docs routes run the application middlewares too: the guard wants its token here as well.
     assert.is((await send('/openapi.json')).status, 401);
@@ -129,7 +152,10 @@ Docs('KILN032: a document older than the code (a route it does not describe)', (
   const stale = { ...document, paths: { '/notes/{id}': document.paths['/notes/{id}'] } };
   const error = startupError({ controllers: [NotesController], docs: { document: stale } });
   assert.is(error.code, 'KILN032');
-  assert.is(error.message, 'The OpenAPI document does not describe GET /notes/docs (NotesController.clash): it was written by an older build. Rebuild the app with tspc');
+  assert.is(
+    error.message,
+    'The OpenAPI document does not describe GET /notes/docs (NotesController.clash): it was written by an older build. Rebuild the app with tspc',
+  );
 });
 
 Docs('KILN033: docs.ui without swagger-ui-dist installed says what to install', async () => {
@@ -145,7 +171,10 @@ Docs('KILN033: docs.ui without swagger-ui-dist installed says what to install', 
     assert.unreachable('createServer should have thrown');
   } catch (error) {
     assert.is((error as KilnError).code, 'KILN033');
-    assert.is((error as Error).message, 'docs.ui needs the swagger-ui-dist package, which serves the docs page without a CDN: npm install swagger-ui-dist (or remove docs.ui)');
+    assert.is(
+      (error as Error).message,
+      'docs.ui needs the swagger-ui-dist package, which serves the docs page without a CDN: npm install swagger-ui-dist (or remove docs.ui)',
+    );
   }
 });
 

@@ -49,15 +49,23 @@ Example.before(async () => {
 
 Example.after(() => app.close());
 
-Example('the example\'s document passes an independent OpenAPI 3.1 validator (@readme/openapi-parser)', async () => {
+Example("the example's document passes an independent OpenAPI 3.1 validator (@readme/openapi-parser)", async () => {
   await assertValidOpenApi(written);
   await assertValidOpenApi(served);
   assert.equal(written.info, { title: 'Bookshop', version: '1.0.0' });
 });
 
 Example('the document describes every route of the example, and the server serves it as written', () => {
-  const routes = app.routes.filter((r) => r.controller.name !== 'KilnDocs').map((r) => `${r.method} ${r.path.replace(/:([^/]+)/g, '{$1}')}`).sort();
-  assert.equal(operationsOf(written).map((o) => `${o.method} ${o.path}`).sort(), routes);
+  const routes = app.routes
+    .filter((r) => r.controller.name !== 'KilnDocs')
+    .map((r) => `${r.method} ${r.path.replace(/:([^/]+)/g, '{$1}')}`)
+    .sort();
+  assert.equal(
+    operationsOf(written)
+      .map((o) => `${o.method} ${o.path}`)
+      .sort(),
+    routes,
+  );
   assert.equal(served, written, 'the example has no middleware that describes itself');
 });
 
@@ -71,17 +79,38 @@ Example('the README shows the generated document of GET /books/{id}/availability
 const key = { 'x-api-key': 'let-me-in' };
 const book = { title: 'Dune', author: 'Frank Herbert', genre: 'fiction', tags: ['sf'], published: '1965-08-01', price: 9.5 };
 const samples: Record<string, Sample[]> = {
-  'BooksController.list': [{ path: '/books?genre=science&tags=popular&after=2000-01-01&sort=desc&limit=10&maxPrice=20', status: 200 }, { path: '/books', status: 200 }],
+  'BooksController.list': [
+    { path: '/books?genre=science&tags=popular&after=2000-01-01&sort=desc&limit=10&maxPrice=20', status: 200 },
+    { path: '/books', status: 200 },
+  ],
   'BooksController.byIds': [{ path: '/books/by-id?ids=1&ids=99', status: 200 }],
-  'BooksController.get': [{ path: '/books/1', headers: { 'accept-language': 'fr' }, status: 200 }, { path: '/books/999', status: 404 }],
-  'BooksController.availability': [{ path: '/books/2/availability?stock=0', status: 200 }, { path: '/books/999/availability', status: 404 }],
+  'BooksController.get': [
+    { path: '/books/1', headers: { 'accept-language': 'fr' }, status: 200 },
+    { path: '/books/999', status: 404 },
+  ],
+  'BooksController.availability': [
+    { path: '/books/2/availability?stock=0', status: 200 },
+    { path: '/books/999/availability', status: 404 },
+  ],
   'BooksController.create': [
     { method: 'POST', path: '/books', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify(book), status: 201 },
     { method: 'POST', path: '/books', headers: { 'content-type': 'application/json' }, body: JSON.stringify(book), status: 401 },
-    { method: 'POST', path: '/books', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify({ ...book, price: -1 }), status: 400 },
+    {
+      method: 'POST',
+      path: '/books',
+      headers: { ...key, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...book, price: -1 }),
+      status: 400,
+    },
   ],
-  'BooksController.remove': [{ method: 'DELETE', path: '/books/3', headers: key, status: 204 }, { method: 'DELETE', path: '/books/3', headers: key, status: 404 }],
-  'BooksController.exportCsv': [{ path: '/books/1/export.csv', status: 200 }, { path: '/books/999/export.csv', status: 404 }],
+  'BooksController.remove': [
+    { method: 'DELETE', path: '/books/3', headers: key, status: 204 },
+    { method: 'DELETE', path: '/books/3', headers: key, status: 404 },
+  ],
+  'BooksController.exportCsv': [
+    { path: '/books/1/export.csv', status: 200 },
+    { path: '/books/999/export.csv', status: 404 },
+  ],
   'MetaController.health': [{ path: '/health', status: 200 }],
   'MetaController.whoami': [{ path: '/whoami', headers: { 'user-agent': 'contract-test' }, status: 200 }],
 };
@@ -104,7 +133,7 @@ Example('every route of the example answers real requests exactly as its documen
   }
 });
 
-Example('a request the example\'s document says is invalid gets the 400 it describes', async () => {
+Example("a request the example's document says is invalid gets the 400 it describes", async () => {
   let made = 0;
   for (const operation of operationsOf(served)) {
     const valid = samples[operation.operation.operationId]![0]!;

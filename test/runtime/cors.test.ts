@@ -7,20 +7,35 @@ import { overBothTransports, start } from '../support/server.js';
 
 @Controller('/api')
 class ApiController {
-  @Get('/items') items() { return ['a', 'b']; }
-  @Put('/items') replace() { return { replaced: true }; }
-  @Get('/varies') varies() { return new Response('v', { headers: { vary: 'Accept-Encoding', 'content-type': 'text/plain' } }); }
+  @Get('/items') items() {
+    return ['a', 'b'];
+  }
+  @Put('/items') replace() {
+    return { replaced: true };
+  }
+  @Get('/varies') varies() {
+    return new Response('v', { headers: { vary: 'Accept-Encoding', 'content-type': 'text/plain' } });
+  }
 }
 
 const appOrigin = 'https://app.example';
-const listed: CorsOptions = { origin: [appOrigin, /\.partner\.example$/], credentials: true, maxAge: 600, exposedHeaders: ['x-total', 'x-page'] };
-const withCors = (options?: CorsOptions, ...more: MiddlewareLike[]): KilnConfig =>
-  ({ controllers: [ApiController], middlewares: [cors(options), ...more] });
+const listed: CorsOptions = {
+  origin: [appOrigin, /\.partner\.example$/],
+  credentials: true,
+  maxAge: 600,
+  exposedHeaders: ['x-total', 'x-page'],
+};
+const withCors = (options?: CorsOptions, ...more: MiddlewareLike[]): KilnConfig => ({
+  controllers: [ApiController],
+  middlewares: [cors(options), ...more],
+});
 
 /** A browser's preflight, byte for byte: OPTIONS with Origin and Access-Control-Request-*. */
 function preflight(path: string, origin: string, method = 'PUT', headers = 'content-type, x-token'): string {
-  return `OPTIONS ${path} HTTP/1.1\r\nHost: api.example\r\nOrigin: ${origin}\r\nAccess-Control-Request-Method: ${method}\r\n` +
-    `Access-Control-Request-Headers: ${headers}\r\nConnection: close\r\n\r\n`;
+  return (
+    `OPTIONS ${path} HTTP/1.1\r\nHost: api.example\r\nOrigin: ${origin}\r\nAccess-Control-Request-Method: ${method}\r\n` +
+    `Access-Control-Request-Headers: ${headers}\r\nConnection: close\r\n\r\n`
+  );
 }
 
 /** The header lines of a raw reply, lower-cased names. */
@@ -64,15 +79,20 @@ Cors('a preflight from an origin not listed gets no Access-Control-Allow-Origin'
 });
 
 Cors('preflights are answered before the rate limiter counts them; the limited answer still carries CORS headers', () =>
-  overBothTransports(withCors(listed, rateLimit({ max: 1, keyGenerator: (req) => req.headers.get('x-client') ?? '' })), async (send, transport) => {
-    const init = { method: 'OPTIONS', headers: { origin: appOrigin, 'access-control-request-method': 'PUT', 'x-client': transport } };
-    for (let i = 0; i < 3; i++) assert.is((await send('/api/items', init)).status, 204);
-    const first = await send('/api/items', { headers: { origin: appOrigin, 'x-client': transport } });
-    assert.is(first.status, 200);
-    const limited = await send('/api/items', { headers: { origin: appOrigin, 'x-client': transport } });
-    assert.is(limited.status, 429);
-    assert.is(limited.headers.get('access-control-allow-origin'), appOrigin);
-  }, { identical: false })); // RateLimit-Reset may fall in another second on the second run
+  overBothTransports(
+    withCors(listed, rateLimit({ max: 1, keyGenerator: (req) => req.headers.get('x-client') ?? '' })),
+    async (send, transport) => {
+      const init = { method: 'OPTIONS', headers: { origin: appOrigin, 'access-control-request-method': 'PUT', 'x-client': transport } };
+      for (let i = 0; i < 3; i++) assert.is((await send('/api/items', init)).status, 204);
+      const first = await send('/api/items', { headers: { origin: appOrigin, 'x-client': transport } });
+      assert.is(first.status, 200);
+      const limited = await send('/api/items', { headers: { origin: appOrigin, 'x-client': transport } });
+      assert.is(limited.status, 429);
+      assert.is(limited.headers.get('access-control-allow-origin'), appOrigin);
+    },
+    { identical: false },
+  ),
+); // RateLimit-Reset may fall in another second on the second run
 
 Cors('an allowed origin gets its origin back, credentials, exposed headers and Vary: Origin', () =>
   overBothTransports(withCors(listed), async (send) => {
@@ -85,7 +105,8 @@ Cors('an allowed origin gets its origin back, credentials, exposed headers and V
       assert.is(reply.headers.get('vary'), 'Origin');
       assert.equal(reply.json(), ['a', 'b']);
     }
-  }));
+  }),
+);
 
 Cors('an origin not allowed gets the response without CORS headers (the browser then hides it)', () =>
   overBothTransports(withCors(listed), async (send) => {
@@ -94,25 +115,31 @@ Cors('an origin not allowed gets the response without CORS headers (the browser 
     assert.is(reply.headers.get('access-control-allow-origin'), null);
     assert.is(reply.headers.get('access-control-allow-credentials'), null);
     assert.is(reply.headers.get('vary'), 'Origin');
-  }));
+  }),
+);
 
 Cors("Vary: Origin is added to a returned Response's own Vary", () =>
   overBothTransports(withCors(listed), async (send) => {
     const reply = await send('/api/varies', { headers: { origin: appOrigin } });
     assert.is(reply.headers.get('vary'), 'Accept-Encoding, Origin');
     assert.is(reply.text, 'v');
-  }));
+  }),
+);
 
 Cors('the default allows any origin with *, and needs no Vary', () =>
   overBothTransports(withCors(), async (send) => {
     const reply = await send('/api/items', { headers: { origin: 'https://anyone.example' } });
     assert.is(reply.headers.get('access-control-allow-origin'), '*');
     assert.is(reply.headers.get('vary'), null);
-    const pre = await send('/api/items', { method: 'OPTIONS', headers: { origin: 'https://anyone.example', 'access-control-request-method': 'PUT' } });
+    const pre = await send('/api/items', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://anyone.example', 'access-control-request-method': 'PUT' },
+    });
     assert.is(pre.status, 204);
     assert.is(pre.headers.get('access-control-allow-origin'), '*');
     assert.is(pre.headers.get('access-control-allow-headers'), null);
-  }));
+  }),
+);
 
 Cors('404, 405 and errors carry the CORS headers too', () =>
   overBothTransports(withCors({ origin: true }), async (send) => {
@@ -122,7 +149,8 @@ Cors('404, 405 and errors carry the CORS headers too', () =>
     const wrongMethod = await send('/api/items', { method: 'DELETE', headers: { origin: appOrigin } });
     assert.is(wrongMethod.status, 405);
     assert.is(wrongMethod.headers.get('access-control-allow-origin'), appOrigin);
-  }));
+  }),
+);
 
 Cors('an OPTIONS request that is not a preflight gets the router answer (204 Allow) with CORS headers', () =>
   overBothTransports(withCors({ origin: true }), async (send) => {
@@ -131,7 +159,8 @@ Cors('an OPTIONS request that is not a preflight gets the router answer (204 All
     assert.is(reply.headers.get('allow'), 'GET, PUT, HEAD, OPTIONS');
     assert.is(reply.headers.get('access-control-allow-origin'), appOrigin);
     assert.is(reply.headers.get('access-control-allow-methods'), null);
-  }));
+  }),
+);
 
 Cors('preflight: false passes preflights on to the router', () =>
   overBothTransports(withCors({ origin: true, preflight: false }), async (send) => {
@@ -139,30 +168,47 @@ Cors('preflight: false passes preflights on to the router', () =>
     assert.is(reply.status, 204);
     assert.is(reply.headers.get('allow'), 'GET, PUT, HEAD, OPTIONS');
     assert.is(reply.headers.get('access-control-allow-methods'), null);
-  }));
+  }),
+);
 
-Cors('an origin function decides per request, also asynchronously; methods, allowedHeaders and optionsSuccessStatus are sent as given', () =>
-  overBothTransports(
-    withCors({ origin: async (origin) => origin?.endsWith('.trusted.example') ?? false, methods: ['GET', 'PUT'], allowedHeaders: 'content-type', optionsSuccessStatus: 200 }),
-    async (send) => {
-      const trusted = await send('/api/items', { headers: { origin: 'https://a.trusted.example' } });
-      assert.is(trusted.headers.get('access-control-allow-origin'), 'https://a.trusted.example');
-      const other = await send('/api/items', { headers: { origin: 'https://other.example' } });
-      assert.is(other.headers.get('access-control-allow-origin'), null);
-      const pre = await send('/api/items', { method: 'OPTIONS', headers: { origin: 'https://a.trusted.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'x-anything' } });
-      assert.is(pre.status, 200);
-      assert.is(pre.headers.get('access-control-allow-methods'), 'GET,PUT');
-      assert.is(pre.headers.get('access-control-allow-headers'), 'content-type');
-      assert.is(pre.headers.get('vary'), 'Origin');
-    },
-  ));
+Cors(
+  'an origin function decides per request, also asynchronously; methods, allowedHeaders and optionsSuccessStatus are sent as given',
+  () =>
+    overBothTransports(
+      withCors({
+        origin: async (origin) => origin?.endsWith('.trusted.example') ?? false,
+        methods: ['GET', 'PUT'],
+        allowedHeaders: 'content-type',
+        optionsSuccessStatus: 200,
+      }),
+      async (send) => {
+        const trusted = await send('/api/items', { headers: { origin: 'https://a.trusted.example' } });
+        assert.is(trusted.headers.get('access-control-allow-origin'), 'https://a.trusted.example');
+        const other = await send('/api/items', { headers: { origin: 'https://other.example' } });
+        assert.is(other.headers.get('access-control-allow-origin'), null);
+        const pre = await send('/api/items', {
+          method: 'OPTIONS',
+          headers: {
+            origin: 'https://a.trusted.example',
+            'access-control-request-method': 'PUT',
+            'access-control-request-headers': 'x-anything',
+          },
+        });
+        assert.is(pre.status, 200);
+        assert.is(pre.headers.get('access-control-allow-methods'), 'GET,PUT');
+        assert.is(pre.headers.get('access-control-allow-headers'), 'content-type');
+        assert.is(pre.headers.get('vary'), 'Origin');
+      },
+    ),
+);
 
 Cors('origin: false adds nothing', () =>
   overBothTransports(withCors({ origin: false }), async (send) => {
     const reply = await send('/api/items', { headers: { origin: appOrigin } });
     assert.is(reply.headers.get('access-control-allow-origin'), null);
     assert.is(reply.headers.get('vary'), null);
-  }));
+  }),
+);
 
 Cors('invalid options are refused when cors() is called, with KILN011', () => {
   const cases: [CorsOptions, string][] = [
@@ -173,7 +219,11 @@ Cors('invalid options are refused when cors() is called, with KILN011', () => {
     [{ optionsSuccessStatus: 404 }, 'cors: optionsSuccessStatus must be a 2xx status, got 404'],
   ];
   for (const [options, message] of cases) {
-    assert.throws(() => cors(options), (error: Error & { code?: string }) => error.code === 'KILN011' && error.message.startsWith(message), message);
+    assert.throws(
+      () => cors(options),
+      (error: Error & { code?: string }) => error.code === 'KILN011' && error.message.startsWith(message),
+      message,
+    );
   }
   assert.ok(createServer(withCors(listed)));
 });

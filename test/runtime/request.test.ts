@@ -22,34 +22,44 @@ function describeRequest(req: KilnRequest) {
   };
 }
 
-
 // What an application does to give its middlewares' own properties a type.
 declare module '@kiln/core' {
-  interface KilnRequest { user?: { id: string } }
+  interface KilnRequest {
+    user?: { id: string };
+  }
 }
 
 @Controller('/req')
 class RequestController {
-  @Get('/:id/info') @compiledBinder((req: KilnRequest) => [req])
-  info(req: KilnRequest) { return describeRequest(req); }
+  @Get('/:id/info')
+  @compiledBinder((req: KilnRequest) => [req])
+  info(req: KilnRequest) {
+    return describeRequest(req);
+  }
 
-  @Get('/ip') @compiledBinder((req: KilnRequest) => [req])
-  ip(req: KilnRequest) { return { ip: req.ip ?? null, remote: req.remoteAddress ?? null }; }
+  @Get('/ip')
+  @compiledBinder((req: KilnRequest) => [req])
+  ip(req: KilnRequest) {
+    return { ip: req.ip ?? null, remote: req.remoteAddress ?? null };
+  }
 
-  @Get('/iterate') @compiledBinder((req: KilnRequest) => [req])
+  @Get('/iterate')
+  @compiledBinder((req: KilnRequest) => [req])
   iterate(req: KilnRequest) {
     const names: string[] = [];
     req.headers.forEach((_value, name) => names.push(name));
     return { hasCustom: names.includes('x-custom'), viaEntries: [...req.headers].some(([name]) => name === 'x-custom') };
   }
 
-  @Post('/body') @compiledBinder(async (req: KilnRequest) => [req, await req.parseBody()])
+  @Post('/body')
+  @compiledBinder(async (req: KilnRequest) => [req, await req.parseBody()])
   async body(req: KilnRequest, parsed: unknown) {
     const again = await req.json();
     return { parsed, parsedBody: req.parsedBody, sameJson: again === (await req.json()), contentType: req.headers.get('content-type') };
   }
 
-  @Post('/stream') @compiledBinder((req: KilnRequest) => [req])
+  @Post('/stream')
+  @compiledBinder((req: KilnRequest) => [req])
   async stream(req: KilnRequest) {
     const reader = req.body!.getReader();
     let text = '';
@@ -61,69 +71,101 @@ class RequestController {
     return { text, bodyUsed: req.bodyUsed };
   }
 
-  @Post('/form') @compiledBinder(async (req: KilnRequest) => [await req.parseBody()])
-  form(parsed: unknown) { return parsed; }
+  @Post('/form')
+  @compiledBinder(async (req: KilnRequest) => [await req.parseBody()])
+  form(parsed: unknown) {
+    return parsed;
+  }
 
-  @Post('/text') @compiledBinder(async (req: KilnRequest) => [await req.parseBody()])
-  text(parsed: unknown) { return { parsed }; }
+  @Post('/text')
+  @compiledBinder(async (req: KilnRequest) => [await req.parseBody()])
+  text(parsed: unknown) {
+    return { parsed };
+  }
 
-  @Get('/user', (req) => { req.user = { id: 'u1' }; }) @compiledBinder((req: KilnRequest) => [req.user])
-  user(user: unknown) { return { user }; }
+  @Get('/user', (req) => {
+    req.user = { id: 'u1' };
+  })
+  @compiledBinder((req: KilnRequest) => [req.user])
+  user(user: unknown) {
+    return { user };
+  }
 }
 
 const config = { controllers: [RequestController] };
 const RequestSuite = suite('KilnRequest');
 
 RequestSuite('exposes url, method, params, query, cookies, path, hostname, protocol, headers and flatHeaders', () =>
-  overBothTransports(config, async (send, transport) => {
-    const reply = await send('/req/42/info?tag=a&tag=b&q=x%20y&empty=', {
-      headers: { 'x-custom': 'hello', cookie: 'session=abc%3D; theme="dark"' },
-    });
-    assert.is(reply.status, 200);
-    const info = reply.json();
-    const origin = transport === 'fetch' ? 'http://localhost' : new URL(info.url).origin;
-    assert.is(info.url, `${origin}/req/42/info?tag=a&tag=b&q=x%20y&empty=`);
-    assert.is(info.method, 'GET');
-    assert.equal(info.params, { id: '42' });
-    assert.equal(info.query, { tag: ['a', 'b'], q: 'x y', empty: '' });
-    assert.equal(info.cookies, { session: 'abc=', theme: 'dark' });
-    assert.is(info.path, '/req/42/info');
-    assert.is(info.hostname, transport === 'fetch' ? 'localhost' : '127.0.0.1');
-    assert.is(info.protocol, 'http');
-    assert.is(info.isRequest, true);
-    assert.is(info.headersAreNative, true);
-    assert.is(info.userAgent, 'hello');
-    assert.is(info.flat, 'hello');
-    assert.is(info.flatProto, null);
-    assert.is(info.queryProto, null);
-  }, { identical: false }));
+  overBothTransports(
+    config,
+    async (send, transport) => {
+      const reply = await send('/req/42/info?tag=a&tag=b&q=x%20y&empty=', {
+        headers: { 'x-custom': 'hello', cookie: 'session=abc%3D; theme="dark"' },
+      });
+      assert.is(reply.status, 200);
+      const info = reply.json();
+      const origin = transport === 'fetch' ? 'http://localhost' : new URL(info.url).origin;
+      assert.is(info.url, `${origin}/req/42/info?tag=a&tag=b&q=x%20y&empty=`);
+      assert.is(info.method, 'GET');
+      assert.equal(info.params, { id: '42' });
+      assert.equal(info.query, { tag: ['a', 'b'], q: 'x y', empty: '' });
+      assert.equal(info.cookies, { session: 'abc=', theme: 'dark' });
+      assert.is(info.path, '/req/42/info');
+      assert.is(info.hostname, transport === 'fetch' ? 'localhost' : '127.0.0.1');
+      assert.is(info.protocol, 'http');
+      assert.is(info.isRequest, true);
+      assert.is(info.headersAreNative, true);
+      assert.is(info.userAgent, 'hello');
+      assert.is(info.flat, 'hello');
+      assert.is(info.flatProto, null);
+      assert.is(info.queryProto, null);
+    },
+    { identical: false },
+  ),
+);
 
 RequestSuite('headers can be iterated like a native Headers', () =>
   overBothTransports(config, async (send) => {
     assert.equal((await send('/req/iterate', { headers: { 'x-custom': '1' } })).json(), { hasCustom: true, viaEntries: true });
-  }));
+  }),
+);
 
 RequestSuite('ip is the first X-Forwarded-For address', () =>
-  overBothTransports(config, async (send) => {
-    const reply = await send('/req/ip', { headers: { 'x-forwarded-for': ' 203.0.113.7 , 10.0.0.1', 'x-real-ip': '198.51.100.1' } });
-    assert.is(reply.json().ip, '203.0.113.7');
-  }, { identical: false })); // the reply also says the socket address, which only a socket has
+  overBothTransports(
+    config,
+    async (send) => {
+      const reply = await send('/req/ip', { headers: { 'x-forwarded-for': ' 203.0.113.7 , 10.0.0.1', 'x-real-ip': '198.51.100.1' } });
+      assert.is(reply.json().ip, '203.0.113.7');
+    },
+    { identical: false },
+  ),
+); // the reply also says the socket address, which only a socket has
 
 RequestSuite('ip falls back to X-Real-IP', () =>
-  overBothTransports(config, async (send) => {
-    assert.is((await send('/req/ip', { headers: { 'x-real-ip': '198.51.100.1' } })).json().ip, '198.51.100.1');
-  }, { identical: false }));
+  overBothTransports(
+    config,
+    async (send) => {
+      assert.is((await send('/req/ip', { headers: { 'x-real-ip': '198.51.100.1' } })).json().ip, '198.51.100.1');
+    },
+    { identical: false },
+  ),
+);
 
 RequestSuite('ip falls back to the socket address; in process there is none', () =>
-  overBothTransports(config, async (send, transport) => {
-    const reply = (await send('/req/ip')).json();
-    if (transport === 'socket') {
-      assert.is(reply.ip, '127.0.0.1');
-      assert.is(reply.remote, '127.0.0.1');
-    } else {
-      assert.equal(reply, { ip: null, remote: null });
-    }
-  }, { identical: false }));
+  overBothTransports(
+    config,
+    async (send, transport) => {
+      const reply = (await send('/req/ip')).json();
+      if (transport === 'socket') {
+        assert.is(reply.ip, '127.0.0.1');
+        assert.is(reply.remote, '127.0.0.1');
+      } else {
+        assert.equal(reply, { ip: null, remote: null });
+      }
+    },
+    { identical: false },
+  ),
+);
 
 RequestSuite('with trustProxy false, ip ignores forwarding headers', async () => {
   const server = await start({ ...config, trustProxy: false });
@@ -151,25 +193,33 @@ RequestSuite('parseBody parses JSON once; parsedBody and json() see it', () =>
   overBothTransports(config, async (send) => {
     const reply = await send('/req/body', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":[1,2]}' });
     assert.equal(reply.json(), { parsed: { a: [1, 2] }, parsedBody: { a: [1, 2] }, sameJson: true, contentType: 'application/json' });
-  }));
+  }),
+);
 
 RequestSuite('body is the native stream of the raw bytes', () =>
   overBothTransports(config, async (send) => {
     const reply = await send('/req/stream', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'raw bytes' });
     assert.equal(reply.json(), { text: 'raw bytes', bodyUsed: true });
-  }));
+  }),
+);
 
 RequestSuite('an urlencoded body is parsed into an object; repeated keys become arrays', () =>
   overBothTransports(config, async (send) => {
-    const reply = await send('/req/form', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1&b=x+y&b=z' });
+    const reply = await send('/req/form', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1&b=x+y&b=z',
+    });
     assert.equal(reply.json(), { a: '1', b: ['x y', 'z'] });
-  }));
+  }),
+);
 
 RequestSuite('a text body is a string', () =>
   overBothTransports(config, async (send) => {
     const reply = await send('/req/text', { method: 'POST', headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'hello' });
     assert.equal(reply.json(), { parsed: 'hello' });
-  }));
+  }),
+);
 
 RequestSuite('an unsupported body type answers 415', () =>
   overBothTransports(config, async (send) => {
@@ -179,11 +229,16 @@ RequestSuite('an unsupported body type answers 415', () =>
       error: 'Unsupported Media Type',
       message: "Unsupported Content-Type 'application/octet-stream': a @Body parameter reads JSON, urlencoded forms and text/*",
     });
-  }));
+  }),
+);
 
 RequestSuite('a body over maxBodySize answers 413', async () => {
   await overBothTransports({ ...config, maxBodySize: 16 }, async (send) => {
-    const reply = await send('/req/body', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ long: 'x'.repeat(64) }) });
+    const reply = await send('/req/body', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ long: 'x'.repeat(64) }),
+    });
     assert.is(reply.status, 413);
     assert.equal(reply.json(), { error: 'Payload Too Large', message: 'Request body is larger than the limit of 16 bytes' });
   });
@@ -192,6 +247,7 @@ RequestSuite('a body over maxBodySize answers 413', async () => {
 RequestSuite('middlewares may set their own properties', () =>
   overBothTransports(config, async (send) => {
     assert.equal((await send('/req/user')).json(), { user: { id: 'u1' } });
-  }));
+  }),
+);
 
 RequestSuite.run();

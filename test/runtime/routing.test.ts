@@ -5,21 +5,42 @@ import { overBothTransports } from '../support/server.js';
 
 @Controller('/items')
 class ItemsController {
-  @Get('/') list() { return { handler: 'list' }; }
-  @Post('/') create() { return { handler: 'create' }; }
-  @Put('/:id') @compiledBinder((req: KilnRequest) => [req.params.id]) replace(id: string) { return { handler: 'replace', id }; }
-  @Patch('/:id') @compiledBinder((req: KilnRequest) => [req.params.id]) update(id: string) { return { handler: 'update', id }; }
-  @Delete('/:id') @compiledBinder((req: KilnRequest) => [req.params.id]) remove(id: string) { return { handler: 'remove', id }; }
-  @Get('/:id') @compiledBinder((req: KilnRequest) => [req.params.id]) get(id: string) { return { handler: 'get', id }; }
-  @Get('/featured') featured() { return { handler: 'featured' }; }
-  @Get('/:itemId/parts/:partId') @compiledBinder((req: KilnRequest) => [{ ...req.params }])
-  part(params: Record<string, string>) { return { handler: 'part', params }; }
+  @Get('/') list() {
+    return { handler: 'list' };
+  }
+  @Post('/') create() {
+    return { handler: 'create' };
+  }
+  @Put('/:id') @compiledBinder((req: KilnRequest) => [req.params.id]) replace(id: string) {
+    return { handler: 'replace', id };
+  }
+  @Patch('/:id') @compiledBinder((req: KilnRequest) => [req.params.id]) update(id: string) {
+    return { handler: 'update', id };
+  }
+  @Delete('/:id') @compiledBinder((req: KilnRequest) => [req.params.id]) remove(id: string) {
+    return { handler: 'remove', id };
+  }
+  @Get('/:id') @compiledBinder((req: KilnRequest) => [req.params.id]) get(id: string) {
+    return { handler: 'get', id };
+  }
+  @Get('/featured') featured() {
+    return { handler: 'featured' };
+  }
+  @Get('/:itemId/parts/:partId')
+  @compiledBinder((req: KilnRequest) => [{ ...req.params }])
+  part(params: Record<string, string>) {
+    return { handler: 'part', params };
+  }
 }
 
 @Controller('/')
 class RootController {
-  @Get('/') home() { return 'home'; }
-  @Get('health') health() { return { ok: true }; }
+  @Get('/') home() {
+    return 'home';
+  }
+  @Get('health') health() {
+    return { ok: true };
+  }
 }
 
 const Routing = suite('routing');
@@ -33,7 +54,8 @@ Routing('each method decorator routes its HTTP method', () =>
     assert.equal((await send('/items/7', { method: 'PATCH' })).json(), { handler: 'update', id: '7' });
     assert.equal((await send('/items/7', { method: 'DELETE' })).json(), { handler: 'remove', id: '7' });
     assert.equal((await send('/items/7')).json(), { handler: 'get', id: '7' });
-  }));
+  }),
+);
 
 Routing('a method path of / is the base path; the root controller composes to /', () =>
   overBothTransports(config, async (send) => {
@@ -41,35 +63,41 @@ Routing('a method path of / is the base path; the root controller composes to /'
     assert.is(home.status, 200);
     assert.is(home.text, '"home"');
     assert.equal((await send('/health')).json(), { ok: true });
-  }));
+  }),
+);
 
 Routing('a static segment wins over a parameter at the same position', () =>
   overBothTransports(config, async (send) => {
     assert.equal((await send('/items/featured')).json(), { handler: 'featured' });
-  }));
+  }),
+);
 
 Routing('several parameters are bound by name', () =>
   overBothTransports(config, async (send) => {
     assert.equal((await send('/items/a1/parts/b2')).json(), { handler: 'part', params: { itemId: 'a1', partId: 'b2' } });
-  }));
+  }),
+);
 
 Routing('parameters are percent-decoded', () =>
   overBothTransports(config, async (send) => {
     assert.equal((await send('/items/caf%C3%A9%20au%2Flait')).json(), { handler: 'get', id: 'café au/lait' });
-  }));
+  }),
+);
 
 Routing('malformed percent-encoding in a parameter answers 400', () =>
   overBothTransports(config, async (send) => {
     const reply = await send('/items/%E0%A4%A');
     assert.is(reply.status, 400);
     assert.equal(reply.json(), { error: 'Bad Request', message: 'Malformed percent-encoding in the request path' });
-  }));
+  }),
+);
 
 Routing('a trailing slash matches the same route', () =>
   overBothTransports(config, async (send) => {
     assert.equal((await send('/items/')).json(), { handler: 'list' });
     assert.equal((await send('/items/9/')).json(), { handler: 'get', id: '9' });
-  }));
+  }),
+);
 
 Routing('an unknown path answers 404 with the error body', () =>
   overBothTransports(config, async (send) => {
@@ -77,7 +105,8 @@ Routing('an unknown path answers 404 with the error body', () =>
     assert.is(reply.status, 404);
     assert.is(reply.headers.get('content-type'), 'application/json; charset=utf-8');
     assert.equal(reply.json(), { error: 'Not Found', message: 'No route for GET /nowhere' });
-  }));
+  }),
+);
 
 Routing('a known path with another method answers 405 with Allow', () =>
   overBothTransports(config, async (send) => {
@@ -85,7 +114,8 @@ Routing('a known path with another method answers 405 with Allow', () =>
     assert.is(reply.status, 405);
     assert.is(reply.headers.get('allow'), 'GET, HEAD, OPTIONS');
     assert.equal(reply.json(), { error: 'Method Not Allowed', message: 'Method DELETE is not allowed for /health' });
-  }));
+  }),
+);
 
 Routing('OPTIONS on a known path answers 204 with Allow', () =>
   overBothTransports(config, async (send) => {
@@ -93,7 +123,8 @@ Routing('OPTIONS on a known path answers 204 with Allow', () =>
     assert.is(reply.status, 204);
     assert.is(reply.headers.get('allow'), 'GET, POST, HEAD, OPTIONS');
     assert.is(reply.text, '');
-  }));
+  }),
+);
 
 Routing('HEAD is answered by the GET route without a body', () =>
   overBothTransports(config, async (send) => {
@@ -101,7 +132,8 @@ Routing('HEAD is answered by the GET route without a body', () =>
     assert.is(reply.status, 200);
     assert.is(reply.headers.get('content-type'), 'application/json; charset=utf-8');
     assert.is(reply.text, '');
-  }));
+  }),
+);
 
 Routing('app.routes lists the static route table', () => {
   const app = createServer(config);
@@ -116,19 +148,24 @@ Routing('app.routes lists the static route table', () => {
 Routing('the same method and path declared twice fails at createServer naming both handlers', () => {
   @Controller('/items')
   class Duplicate {
-    @Get('/:key') @compiledBinder((req: KilnRequest) => [req.params.key]) other(key: string) { return key; }
+    @Get('/:key') @compiledBinder((req: KilnRequest) => [req.params.key]) other(key: string) {
+      return key;
+    }
   }
   assert.throws(
     () => createServer({ controllers: [ItemsController, Duplicate] }),
     (error: Error & { code?: string }) =>
-      error.message === 'Route GET /items/:key is declared twice: by ItemsController.get and by Duplicate.other' && error.code === 'KILN002',
+      error.message === 'Route GET /items/:key is declared twice: by ItemsController.get and by Duplicate.other' &&
+      error.code === 'KILN002',
   );
 });
 
 Routing('a handler with parameters but no compiled binder fails at createServer', () => {
   @Controller('/x')
   class Unbound {
-    @Get('/:id') get(id: string) { return id; }
+    @Get('/:id') get(id: string) {
+      return id;
+    }
   }
   assert.throws(
     () => createServer({ controllers: [Unbound] }),

@@ -47,7 +47,12 @@ class StreamController {
 
 let server: Started;
 test.before(async () => {
-  server = await start({ controllers: [StreamController], onError: (error) => { reported.push(error); } });
+  server = await start({
+    controllers: [StreamController],
+    onError: (error) => {
+      reported.push(error);
+    },
+  });
 });
 test.after(() => server.close());
 

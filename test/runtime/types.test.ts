@@ -9,10 +9,12 @@ import { compileFixture, parseDiagnostics, root, type Reported } from '../transf
 const project = join(root, 'test', 'runtime', 'fixtures', 'types');
 const expected: { file: string; line: number; code: string }[] = [];
 for (const file of readdirSync(project).filter((name) => name.endsWith('.ts'))) {
-  readFileSync(join(project, file), 'utf8').split('\n').forEach((text, i) => {
-    const marker = /\/\/ expect: (TS\d+)/.exec(text);
-    if (marker !== null) expected.push({ file, line: i + 1, code: marker[1]! });
-  });
+  readFileSync(join(project, file), 'utf8')
+    .split('\n')
+    .forEach((text, i) => {
+      const marker = /\/\/ expect: (TS\d+)/.exec(text);
+      if (marker !== null) expected.push({ file, line: i + 1, code: marker[1]! });
+    });
 }
 
 let reported: Reported[] = [];
@@ -24,7 +26,7 @@ test.before(async () => {
 });
 
 const cases: [string, string][] = [
-  ['request-properties.ts', "req.parms is a compile error: KilnRequest has no index signature"],
+  ['request-properties.ts', 'req.parms is a compile error: KilnRequest has no index signature'],
   ['controllers.ts', 'controllers: [Math.max] is a compile error: controllers are classes'],
   ['augmented-request.ts', 'a property declared by declaration merging is typed (and only with its declared type)'],
 ];
@@ -33,7 +35,10 @@ for (const [file, title] of cases) {
     const mine = expected.filter((e) => e.file === file);
     assert.ok(mine.length > 0, `${file} has expect markers`);
     for (const e of mine) {
-      assert.ok(reported.some((r) => r.file === file && r.line === e.line && r.code === e.code), `${e.code} expected at ${file}:${e.line}\n${output}`);
+      assert.ok(
+        reported.some((r) => r.file === file && r.line === e.line && r.code === e.code),
+        `${e.code} expected at ${file}:${e.line}\n${output}`,
+      );
     }
   });
 }

@@ -69,14 +69,22 @@ export async function overBothTransports(
 ): Promise<void> {
   const started = await start(config);
   const answers: Record<Transport, ReturnType<typeof answerOf>[]> = { socket: [], fetch: [] };
-  const recording = (transport: Transport, send: Send): Send => async (path, init) => {
-    const reply = await send(path, init);
-    answers[transport].push(answerOf(reply));
-    return reply;
-  };
+  const recording =
+    (transport: Transport, send: Send): Send =>
+    async (path, init) => {
+      const reply = await send(path, init);
+      answers[transport].push(answerOf(reply));
+      return reply;
+    };
   try {
-    await body(recording('socket', (path, init) => request(started.base, path, init)), 'socket');
-    await body(recording('fetch', (path, init) => requestInProcess(started.app, path, init)), 'fetch');
+    await body(
+      recording('socket', (path, init) => request(started.base, path, init)),
+      'socket',
+    );
+    await body(
+      recording('fetch', (path, init) => requestInProcess(started.app, path, init)),
+      'fetch',
+    );
   } finally {
     await started.close();
   }

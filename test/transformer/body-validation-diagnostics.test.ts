@@ -14,15 +14,23 @@ import { compileFixture, fixturesDir, parseDiagnostics, root, type Compiled, typ
 
 const fixtures = join(fixturesDir, 'body-validation');
 
-interface Expected { file: string; line: number; code: string }
+interface Expected {
+  file: string;
+  line: number;
+  code: string;
+}
 
 function markers(project: string): Expected[] {
   const expected: Expected[] = [];
-  for (const name of readdirSync(project).filter((f) => f.endsWith('.ts')).sort()) {
-    readFileSync(join(project, name), 'utf8').split('\n').forEach((text, i) => {
-      const marker = /\/\/ expect: (\w+)/.exec(text);
-      if (marker !== null) expected.push({ file: name, line: i + 1, code: marker[1]! });
-    });
+  for (const name of readdirSync(project)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()) {
+    readFileSync(join(project, name), 'utf8')
+      .split('\n')
+      .forEach((text, i) => {
+        const marker = /\/\/ expect: (\w+)/.exec(text);
+        if (marker !== null) expected.push({ file: name, line: i + 1, code: marker[1]! });
+      });
   }
   return expected;
 }
@@ -62,10 +70,12 @@ test('without typia in plugins, each typed body fails the build with KILN110 at 
 
 test('KILN110 says exactly what to add to tsconfig.json', async () => {
   const { compiled } = await compile('no-typia');
-  assert.match(compiled.output,
+  assert.match(
+    compiled.output,
     `app.ts(11,24): error TS9110: KILN110: @Body() user: NewUser is validated by a typia validator generated at build time (typia is needed for object and array body types and for typia tags; ` +
-    "a string, number, boolean, literal union or enum needs none), but typia's transformer is not configured: " +
-    `add { "transform": "typia/lib/transform" } after @kiln/core/transformer's entry in compilerOptions.plugins (and npm install typia), or declare the body unknown to leave it unvalidated`);
+      "a string, number, boolean, literal union or enum needs none), but typia's transformer is not configured: " +
+      `add { "transform": "typia/lib/transform" } after @kiln/core/transformer's entry in compilerOptions.plugins (and npm install typia), or declare the body unknown to leave it unvalidated`,
+  );
   assert.match(compiled.output, "app.ts(16,30): error TS9110: KILN110: @Body('tags') tags: string[] is validated by a typia validator");
   assert.not.match(compiled.output, "@Body('name') name: string", 'a scalar field needs no typia');
 });
@@ -76,23 +86,38 @@ test('with typia: a Date in a body is KILN112 and a body type module scope canno
 
 test('KILN112 names the path of the Date (or bigint, function...) and suggests a date-time string', async () => {
   const { compiled } = await compile('diagnostics');
-  assert.match(compiled.output, "KILN112: JSON has no dates: 'events[].when' in @Body() schedule: Schedule is a Date, which a request body can never carry; declare it string & tags.Format<'date-time'>");
+  assert.match(
+    compiled.output,
+    "KILN112: JSON has no dates: 'events[].when' in @Body() schedule: Schedule is a Date, which a request body can never carry; declare it string & tags.Format<'date-time'>",
+  );
   assert.match(compiled.output, "KILN112: JSON has no dates: @Body('at') at: Date is a Date");
-  assert.match(compiled.output, "KILN112: JSON cannot carry a bigint: 'id' in @Body() counter: { id: bigint; onChange?: () => void } is a bigint");
-  assert.match(compiled.output, 'KILN111: @Body() event: { title: string } cannot be validated: its class Local is declared inside a function or block');
+  assert.match(
+    compiled.output,
+    "KILN112: JSON cannot carry a bigint: 'id' in @Body() counter: { id: bigint; onChange?: () => void } is a bigint",
+  );
+  assert.match(
+    compiled.output,
+    'KILN111: @Body() event: { title: string } cannot be validated: its class Local is declared inside a function or block',
+  );
 });
 
 test('KILN112 reports every non-JSON place of one body in the same build', async () => {
   const { reported } = await compile('diagnostics');
-  assert.equal(reported.filter((r) => r.line === 31).map((r) => r.message), [
-    "KILN112: JSON cannot carry a bigint: 'id' in @Body() counter: { id: bigint; onChange?: () => void } is a bigint, which a request body can never carry; declare the JSON form (a string, a number, an array or a plain object) and convert it in the handler",
-    "KILN112: JSON cannot carry a function: 'onChange' in @Body() counter: { id: bigint; onChange?: () => void } is a function, which a request body can never carry; declare the JSON form (a string, a number, an array or a plain object) and convert it in the handler",
-  ]);
+  assert.equal(
+    reported.filter((r) => r.line === 31).map((r) => r.message),
+    [
+      "KILN112: JSON cannot carry a bigint: 'id' in @Body() counter: { id: bigint; onChange?: () => void } is a bigint, which a request body can never carry; declare the JSON form (a string, a number, an array or a plain object) and convert it in the handler",
+      "KILN112: JSON cannot carry a function: 'onChange' in @Body() counter: { id: bigint; onChange?: () => void } is a function, which a request body can never carry; declare the JSON form (a string, a number, an array or a plain object) and convert it in the handler",
+    ],
+  );
 });
 
 test('KILN114: a tagged parameter on a method module scope cannot name', async () => {
   const { compiled } = await compile('diagnostics');
-  assert.match(compiled.output, "KILN114: @Query('n') n: number & tags.Minimum<1> cannot be checked against its typia tags (Minimum<1>): its class Local is declared inside a function or block");
+  assert.match(
+    compiled.output,
+    "KILN114: @Query('n') n: number & tags.Minimum<1> cannot be checked against its typia tags (Minimum<1>): its class Local is declared inside a function or block",
+  );
 });
 
 test('a CommonJS module validates its typed body, requiring only typia helpers', async () => {
@@ -103,7 +128,14 @@ test('a CommonJS module validates its typed body, requiring only typia helpers',
   assert.match(js, 'require("typia/lib/internal/');
   const { Orders } = createRequire(import.meta.url)(join(compiled.outDir, 'app.cjs')) as { Orders: ControllerClass };
   const app = createServer({ controllers: [Orders], strictValidation: true });
-  const post = (body: unknown) => app.fetch(new Request('http://localhost/orders', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }));
+  const post = (body: unknown) =>
+    app.fetch(
+      new Request('http://localhost/orders', {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
   const ok = await post({ sku: 'ABC-1', quantity: 2 });
   assert.equal([ok.status, await ok.json()], [200, { sku: 'ABC-1', quantity: 2 }]);
   const bad = await post({ sku: 'abc', quantity: 0 });
@@ -128,7 +160,9 @@ test('with KILN110 disabled, typed bodies build without typia and pass through u
   assert.is(compiled.exitCode, 0, compiled.output);
   const { Users } = (await import(pathToFileURL(join(compiled.outDir, 'app.js')).href)) as { Users: ControllerClass };
   const app = createServer({ controllers: [Users], strictValidation: true });
-  const reply = await app.fetch(new Request('http://localhost/users', { method: 'POST', body: '{"name":1}', headers: { 'content-type': 'application/json' } }));
+  const reply = await app.fetch(
+    new Request('http://localhost/users', { method: 'POST', body: '{"name":1}', headers: { 'content-type': 'application/json' } }),
+  );
   assert.equal([reply.status, await reply.json()], [200, { name: 1 }]);
 });
 

@@ -14,26 +14,47 @@ const { emitFileCode } = require(join(root, 'dist', 'transformer', 'emit', 'bind
 const { typiaConfigured } = require(join(root, 'dist', 'transformer', 'analyse', 'body-validation.cjs'));
 
 const project = join(fixturesDir, 'body-validation', 'diagnostics');
-const parsed = ts.getParsedCommandLineOfConfigFile(join(project, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+const parsed = ts.getParsedCommandLineOfConfigFile(
+  join(project, 'tsconfig.json'),
+  {},
+  { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+)!;
 const program = ts.createProgram(parsed.fileNames, parsed.options);
 const model = analyseProgram({ ts, program, checker: program.getTypeChecker() });
 const app = model.files.get(join(project, 'app.ts').replace(/\\/g, '/'));
 
-interface Parameter { parameterName: string; validation?: { typeQuery: string; path: string; site: { start: number; end: number } } }
-interface Method { className: string; methodName: string; parameters: (Parameter | undefined)[] }
+interface Parameter {
+  parameterName: string;
+  validation?: { typeQuery: string; path: string; site: { start: number; end: number } };
+}
+interface Method {
+  className: string;
+  methodName: string;
+  parameters: (Parameter | undefined)[];
+}
 const method = (className: string, methodName: string): Method =>
   app.methods.find((m: Method) => m.className === className && m.methodName === methodName);
 
 test('a typed @Body(field) is validated at $input.<field>, through a type query on its method', () => {
   const { typeQuery, path, site } = method('Events', 'stringDate').parameters[0]!.validation!;
   assert.equal({ typeQuery, path }, { typeQuery: "Parameters<Events['stringDate']>[0]", path: '$input.at' });
-  assert.is(program.getSourceFile(join(project, 'app.ts'))!.text.slice(site.start, site.end), "string & tags.Format<'date-time'>", 'the site is the declared type');
+  assert.is(
+    program.getSourceFile(join(project, 'app.ts'))!.text.slice(site.start, site.end),
+    "string & tags.Format<'date-time'>",
+    'the site is the declared type',
+  );
 });
 
 test('a static route is refused (KILN116), not modelled; a class assigned to a top-level const is named through typeof', () => {
   const statics = app.methods.filter((m: Method) => m.className === 'Events' && m.methodName === 'create');
-  assert.equal(statics.map((m: Method) => m.parameters[0]?.validation?.typeQuery), [undefined]);
-  assert.is(method('AnonymousClass', 'create').parameters[0]!.validation!.typeQuery, "Parameters<(typeof Expression)['prototype']['create']>[0]");
+  assert.equal(
+    statics.map((m: Method) => m.parameters[0]?.validation?.typeQuery),
+    [undefined],
+  );
+  assert.is(
+    method('AnonymousClass', 'create').parameters[0]!.validation!.typeQuery,
+    "Parameters<(typeof Expression)['prototype']['create']>[0]",
+  );
 });
 
 test('unknown bodies and bodies in error get no validation', () => {
@@ -47,7 +68,10 @@ test('emit declares typia for the checker (no import) and writes one validator p
   assert.match(code.text, "declare const kiln$typia: typeof import('typia').default;");
   assert.not.match(code.text, "from 'typia'");
   assert.match(code.text, "const kiln$validate_0 = kiln$typia.createValidateEquals<Parameters<Events['stringDate']>[0]>();");
-  assert.match(code.text, "kiln$b.validateBody(kiln$b.required(kiln$b.bodyField(body, 'at'), 'at', strict), strict, kiln$validate_0, '$input.at'), // at: string & tags.Format<'date-time'> ← body 'at'");
+  assert.match(
+    code.text,
+    "kiln$b.validateBody(kiln$b.required(kiln$b.bodyField(body, 'at'), 'at', strict), strict, kiln$validate_0, '$input.at'), // at: string & tags.Format<'date-time'> ← body 'at'",
+  );
 });
 
 test("typia's transformer is recognised as written or as a resolved path", () => {

@@ -19,7 +19,11 @@ test.after(async () => {
   await strict.close();
 });
 
-const json = (body: unknown): RequestInit => ({ method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+const json = (body: unknown): RequestInit => ({
+  method: 'POST',
+  body: JSON.stringify(body),
+  headers: { 'content-type': 'application/json' },
+});
 const raw = (text: string, contentType: string): RequestInit => ({ method: 'POST', body: text, headers: { 'content-type': contentType } });
 
 /** The same request over the socket and through app.fetch: both answers must be equal; the socket's is returned. */
@@ -31,7 +35,11 @@ async function send(server: Started, path: string, init: RequestInit): Promise<R
   return overSocket;
 }
 
-interface Failure { path: string; expected: string; value?: unknown }
+interface Failure {
+  path: string;
+  expected: string;
+  value?: unknown;
+}
 
 async function rejects(path: string, init: RequestInit, errors: Failure[]): Promise<Reply> {
   const reply = await send(strict, path, init);
@@ -51,7 +59,12 @@ const address = { street: '1 Main St', city: 'Springfield' };
 const user = { name: 'Ada', email: 'ada@example.com', age: 36, address, previous: [] };
 
 test('strict: a valid body with nested objects, arrays of objects and optional fields passes', async () => {
-  const full = { ...user, nickname: 'countess', address: { ...address, zip: '12345' }, previous: [address, { ...address, city: 'Shelbyville' }] };
+  const full = {
+    ...user,
+    nickname: 'countess',
+    address: { ...address, zip: '12345' },
+    previous: [address, { ...address, city: 'Shelbyville' }],
+  };
   await accepts(strict, '/v/user', json(full), full);
   await accepts(strict, '/v/user', json(user), user);
 });
@@ -100,7 +113,9 @@ test('strict: an index signature in the type accepts extra properties', async ()
 
 test('strict: an array body is validated item by item', async () => {
   await accepts(strict, '/v/users', json([user, user]), 2);
-  await rejects('/v/users', json([user, { ...user, age: 'old' }]), [{ path: '$input[1].age', expected: '(number & Minimum<0>)', value: 'old' }]);
+  await rejects('/v/users', json([user, { ...user, age: 'old' }]), [
+    { path: '$input[1].age', expected: '(number & Minimum<0>)', value: 'old' },
+  ]);
   await rejects('/v/users', json({ users: [] }), [{ path: '$input', expected: 'Array<NewUser>', value: { users: [] } }]);
 });
 
@@ -129,14 +144,20 @@ test('strict: a class-typed body is checked by its data properties and arrives a
 
 test('strict: urlencoded form values are strings', async () => {
   await accepts(strict, '/v/search', raw('q=kiln&page=2', 'application/x-www-form-urlencoded'), { q: 'kiln', page: '2' });
-  await rejects('/v/search', raw('q=kiln&page=two', 'application/x-www-form-urlencoded'), [{ path: '$input.page', expected: 'string & Pattern<"^[0-9]+$">', value: 'two' }]);
-  await rejects('/v/search', raw('q=a&q=b', 'application/x-www-form-urlencoded'), [{ path: '$input.q', expected: 'string', value: ['a', 'b'] }]);
+  await rejects('/v/search', raw('q=kiln&page=two', 'application/x-www-form-urlencoded'), [
+    { path: '$input.page', expected: 'string & Pattern<"^[0-9]+$">', value: 'two' },
+  ]);
+  await rejects('/v/search', raw('q=a&q=b', 'application/x-www-form-urlencoded'), [
+    { path: '$input.q', expected: 'string', value: ['a', 'b'] },
+  ]);
 });
 
 test("strict: @Body('field') validates the field, with paths that start at the field", async () => {
   await accepts(strict, '/v/field', json({ user, note: 'hi' }), { name: 'Ada', note: 'hi' });
   await accepts(strict, '/v/field', json({ user }), { name: 'Ada' });
-  await rejects('/v/field', json({ user: { ...user, age: -1 }, note: 'hi' }), [{ path: '$input.user.age', expected: 'number & Minimum<0>', value: -1 }]);
+  await rejects('/v/field', json({ user: { ...user, age: -1 }, note: 'hi' }), [
+    { path: '$input.user.age', expected: 'number & Minimum<0>', value: -1 },
+  ]);
   // A scalar field is checked by Kiln's own rules (no typia): its 400 names the field.
   const note = await send(strict, '/v/field', json({ user, note: 3 }));
   assert.equal([note.status, note.json().message], [400, "Parameter 'note' expected string, got 3"]);
@@ -150,7 +171,9 @@ test("strict: several typed @Body('field') parameters: the 400 names the failure
     { path: '$input.name', expected: 'string & MinLength<1>', value: '' },
     { path: '$input.age', expected: 'number & Minimum<0>', value: -3 },
   ]);
-  await rejects('/v/fields', json({ name: 'Ada', age: 'x' }), [{ path: '$input.age', expected: '((number & Minimum<0>) | undefined)', value: 'x' }]);
+  await rejects('/v/fields', json({ name: 'Ada', age: 'x' }), [
+    { path: '$input.age', expected: '((number & Minimum<0>) | undefined)', value: 'x' },
+  ]);
 });
 
 test("strict: the fields of a @Body('field') body are not checked beyond the declared fields", async () => {

@@ -11,13 +11,23 @@ const project = join(fixturesDir, 'diagnostics');
 let compiled: Compiled;
 let reported: Reported[];
 
-interface Expected { file: string; line: number; code: string; column?: number }
+interface Expected {
+  file: string;
+  line: number;
+  code: string;
+  column?: number;
+}
 const expected: Expected[] = [];
-for (const name of readdirSync(project).filter((f) => f.endsWith('.ts')).sort()) {
-  readFileSync(join(project, name), 'utf8').split('\n').forEach((text, i) => {
-    const marker = /\/\/ expect: (\w+)(?: col (\d+))?/.exec(text);
-    if (marker !== null) expected.push({ file: name, line: i + 1, code: marker[1]!, column: marker[2] === undefined ? undefined : Number(marker[2]) });
-  });
+for (const name of readdirSync(project)
+  .filter((f) => f.endsWith('.ts'))
+  .sort()) {
+  readFileSync(join(project, name), 'utf8')
+    .split('\n')
+    .forEach((text, i) => {
+      const marker = /\/\/ expect: (\w+)(?: col (\d+))?/.exec(text);
+      if (marker !== null)
+        expected.push({ file: name, line: i + 1, code: marker[1]!, column: marker[2] === undefined ? undefined : Number(marker[2]) });
+    });
 }
 
 test.before(async () => {
@@ -47,21 +57,38 @@ test('nothing is reported that no marker expects', () => {
 });
 
 test('tspc prints the file, line and column of a KILN error', () => {
-  assert.match(compiled.output, /kiln101-param-not-in-path\.ts\(6,39\): error TS9101: KILN101: @Param\('name'\) but the route GET \/users\/:id declares no ':name'/);
-  assert.match(compiled.output, /kiln105-duplicate-route-b\.ts\(6,3\): error TS9105: KILN105: GET \/items\/:key is already declared by ItemsA\.get \(kiln105-duplicate-route-a\.ts:5\)/);
+  assert.match(
+    compiled.output,
+    /kiln101-param-not-in-path\.ts\(6,39\): error TS9101: KILN101: @Param\('name'\) but the route GET \/users\/:id declares no ':name'/,
+  );
+  assert.match(
+    compiled.output,
+    /kiln105-duplicate-route-b\.ts\(6,3\): error TS9105: KILN105: GET \/items\/:key is already declared by ItemsA\.get \(kiln105-duplicate-route-a\.ts:5\)/,
+  );
 });
 
 test('KILN103 prints the refused type and what to declare instead', () => {
   const at = (line: number, text: string): void => {
-    const found = reported.some((r) => r.file === 'kiln103-refused-types.ts' && r.line === line && r.code === 'KILN103' && r.message.includes(text));
+    const found = reported.some(
+      (r) => r.file === 'kiln103-refused-types.ts' && r.line === line && r.code === 'KILN103' && r.message.includes(text),
+    );
     assert.ok(found, `line ${line}: ${text}\n${compiled.output}`);
   };
-  at(17, "KILN103: parameter 'm': 'Map<string, string>' is a Map, which request text (or JSON) never gives; declare a Record<string, T> (a JSON object) instead");
+  at(
+    17,
+    "KILN103: parameter 'm': 'Map<string, string>' is a Map, which request text (or JSON) never gives; declare a Record<string, T> (a JSON object) instead",
+  );
   at(18, "'Set<string>' is a Set, which request text (or JSON) never gives; declare an array (T[]) instead");
   at(20, "'(x: number) => number': a function cannot come from a request");
   at(21, "'symbol': a symbol cannot come from a request; declare string");
-  at(22, "'bigint': request text has no bigint form; declare number, or string & tags.Pattern<'^-?[0-9]+$'> and call BigInt() in the handler");
-  at(23, "'Point' is an instance of a class, which request text (or JSON) never gives: only its data can arrive, as a plain object; declare an interface or type alias");
+  at(
+    22,
+    "'bigint': request text has no bigint form; declare number, or string & tags.Pattern<'^-?[0-9]+$'> and call BigInt() in the handler",
+  );
+  at(
+    23,
+    "'Point' is an instance of a class, which request text (or JSON) never gives: only its data can arrive, as a plain object; declare an interface or type alias",
+  );
   at(24, "'number[][]' is an array of arrays, which repeated request text cannot express; repeat the key for one level (number[])");
   at(25, "'number | Date' mixes conversions (number, Date), so Kiln cannot tell how to read the text");
   at(26, "'string | string[]' mixes conversions (text, array)");
@@ -77,18 +104,30 @@ test('one build reports every problem of one parameter: each non-JSON place of a
 });
 
 test('KILN113 says what to add for tagged and object-typed parameters without typia', () => {
-  assert.match(compiled.output, "kiln113-tags-without-typia.ts(13,28): error TS9113: KILN113: @Query('limit') limit: number & tags.Maximum<100> is checked against its typia tags (Maximum<100>) by a typia validator generated at build time, but typia's transformer is not configured: add { \"transform\": \"typia/lib/transform\" } after @kiln/core/transformer's entry in compilerOptions.plugins");
+  assert.match(
+    compiled.output,
+    'kiln113-tags-without-typia.ts(13,28): error TS9113: KILN113: @Query(\'limit\') limit: number & tags.Maximum<100> is checked against its typia tags (Maximum<100>) by a typia validator generated at build time, but typia\'s transformer is not configured: add { "transform": "typia/lib/transform" } after @kiln/core/transformer\'s entry in compilerOptions.plugins',
+  );
   assert.match(compiled.output, "KILN113: @Query('filter') filter: Filter is checked against its declared object type");
 });
 
 test('KILN115: a request-property decorator only fits a parameter that accepts the property', () => {
-  assert.match(compiled.output, 'kiln115-request-property-type.ts(11,15): error TS9115: KILN115: @Ip() ip: number does not accept req.ip, which is string | undefined: declare ip: string | undefined');
+  assert.match(
+    compiled.output,
+    'kiln115-request-property-type.ts(11,15): error TS9115: KILN115: @Ip() ip: number does not accept req.ip, which is string | undefined: declare ip: string | undefined',
+  );
   assert.match(compiled.output, 'KILN115: @Req() req: string does not accept the request, a KilnRequest: declare req: KilnRequest');
 });
 
 test('KILN116 names the class of a static or #private route', () => {
-  assert.match(compiled.output, "kiln116-static-or-private-route.ts(5,3): error TS9116: KILN116: @Get('/static') is on the static method Reports.list, which the router cannot call on a Reports instance; make it an instance method");
-  assert.match(compiled.output, "kiln116-static-or-private-route.ts(10,3): error TS9116: KILN116: @Get('/private') is on the #private method Reports.#hidden");
+  assert.match(
+    compiled.output,
+    "kiln116-static-or-private-route.ts(5,3): error TS9116: KILN116: @Get('/static') is on the static method Reports.list, which the router cannot call on a Reports instance; make it an instance method",
+  );
+  assert.match(
+    compiled.output,
+    "kiln116-static-or-private-route.ts(10,3): error TS9116: KILN116: @Get('/private') is on the #private method Reports.#hidden",
+  );
 });
 
 test('positions: a type error in a file full of decorated methods is reported at its true line and column', () => {
@@ -110,7 +149,10 @@ test('positions: the source map points emitted code back at its original line', 
     const column = js.split('\n')[generatedLine]!.indexOf(needle.startsWith('export') ? 'export' : needle.split(' ')[0]!);
     const entry = map.findEntry(generatedLine, column) as { originalLine: number };
     const originalNeedle = needle.replace('const wrong = d', 'const wrong: number = d').replace('marker = 42', 'marker: string = 42');
-    assert.ok(source[entry.originalLine]!.includes(originalNeedle), `${needle} maps to line ${entry.originalLine + 1}: ${source[entry.originalLine]}`);
+    assert.ok(
+      source[entry.originalLine]!.includes(originalNeedle),
+      `${needle} maps to line ${entry.originalLine + 1}: ${source[entry.originalLine]}`,
+    );
   }
 });
 

@@ -46,8 +46,11 @@ const column = (line: number, text: string) => `${line}:${appText.split('\n')[li
 test('without the plugin, the language service reports TS1206 on every parameter decorator', () => {
   const found = languageService().getSemanticDiagnostics(appFile).map(at);
   assert.equal(found, [
-    `${column(12, "@Param('id')")} TS1206`, `${column(12, "@Query('q')")} TS1206`, `${column(12, '@Ip()')} TS1206`,
-    `${column(17, "@Param('name')")} TS1206`, `${column(17, '@Foreign()')} TS1206`,
+    `${column(12, "@Param('id')")} TS1206`,
+    `${column(12, "@Query('q')")} TS1206`,
+    `${column(12, '@Ip()')} TS1206`,
+    `${column(17, "@Param('name')")} TS1206`,
+    `${column(17, '@Foreign()')} TS1206`,
   ]);
 });
 
@@ -57,7 +60,11 @@ test('with the plugin, TS1206 stays only on the foreign decorator and the KILN e
 });
 
 test('with noUnusedLocals, imports used only by Kiln parameter decorators are not reported unused', () => {
-  const unused = (service: ts.LanguageService) => service.getSemanticDiagnostics(appFile).filter((d) => d.code === 6133).map((d) => appText.slice(d.start!, d.start! + d.length!));
+  const unused = (service: ts.LanguageService) =>
+    service
+      .getSemanticDiagnostics(appFile)
+      .filter((d) => d.code === 6133)
+      .map((d) => appText.slice(d.start!, d.start! + d.length!));
   assert.equal(
     unused(languageService({ noUnusedLocals: true })).sort(),
     ['Foreign', 'Param', 'Query', "import { Ip } from './decorators.js';"],
@@ -68,7 +75,9 @@ test('with noUnusedLocals, imports used only by Kiln parameter decorators are no
 });
 
 test('the plugin honours the disable option', () => {
-  const found = withPlugin({ disable: ['KILN101', 'KILN102'] }).getSemanticDiagnostics(appFile).map(at);
+  const found = withPlugin({ disable: ['KILN101', 'KILN102'] })
+    .getSemanticDiagnostics(appFile)
+    .map(at);
   assert.equal(found, [`${column(17, '@Foreign()')} TS1206`]);
 });
 

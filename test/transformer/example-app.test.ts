@@ -44,14 +44,20 @@ test('prints the route table', () => {
 test('typed query parameters: enum, array, Date, literal union, number', async () => {
   const reply = await request(base, '/books?genre=history&tags=rome&after=2000-01-01&sort=desc&limit=5');
   assert.is(reply.status, 200);
-  assert.equal(reply.json().map((b: { title: string }) => b.title), ['SPQR']);
+  assert.equal(
+    reply.json().map((b: { title: string }) => b.title),
+    ['SPQR'],
+  );
   const wrong = await request(base, '/books?genre=poetry');
   assert.equal([wrong.status, wrong.json().message], [400, "Parameter 'genre' expected one of [fiction, science, history], got 'poetry'"]);
 });
 
 test('numeric enum, number[] and a Response download', async () => {
   assert.equal((await request(base, '/books/2/availability?stock=0')).json(), { id: 2, stock: 'Out' });
-  assert.equal((await request(base, '/books/by-id?ids=3&ids=99')).json().map((b: { id: number } | null) => b?.id ?? null), [3, null]);
+  assert.equal(
+    (await request(base, '/books/by-id?ids=3&ids=99')).json().map((b: { id: number } | null) => b?.id ?? null),
+    [3, null],
+  );
   const csv = await request(base, '/books/1/export.csv');
   assert.is(csv.headers.get('content-disposition'), 'attachment; filename="book-1.csv"');
   assert.match(csv.text, /^id,title,author,price\n1,/);
@@ -61,7 +67,11 @@ test('class middleware binds a header; @HttpStatus sets 201 and 204', async () =
   const denied = await request(base, '/books', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
   assert.is(denied.status, 401);
   const book = { title: 'Kindred', author: 'Octavia E. Butler', genre: 'fiction', tags: [], published: '1979-06-01', price: 10 };
-  const created = await request(base, '/books', { method: 'POST', body: JSON.stringify(book), headers: { 'content-type': 'application/json', 'x-api-key': 'let-me-in' } });
+  const created = await request(base, '/books', {
+    method: 'POST',
+    body: JSON.stringify(book),
+    headers: { 'content-type': 'application/json', 'x-api-key': 'let-me-in' },
+  });
   assert.is(created.status, 201);
   const removed = await request(base, `/books/${created.json().id}`, { method: 'DELETE', headers: { 'x-api-key': 'let-me-in' } });
   assert.is(removed.status, 204);
@@ -69,9 +79,16 @@ test('class middleware binds a header; @HttpStatus sets 201 and 204', async () =
 
 test('typed body: typia validates it, and the 400 names every failing path', async () => {
   const book = { title: '', author: 'Anon', genre: 'poetry', tags: [], published: '1979', price: -1, isbn: 'x' };
-  const reply = await request(base, '/books', { method: 'POST', body: JSON.stringify(book), headers: { 'content-type': 'application/json', 'x-api-key': 'let-me-in' } });
+  const reply = await request(base, '/books', {
+    method: 'POST',
+    body: JSON.stringify(book),
+    headers: { 'content-type': 'application/json', 'x-api-key': 'let-me-in' },
+  });
   assert.is(reply.status, 400);
-  assert.equal(reply.json().data.errors.map((e: { path: string }) => e.path), ['$input.genre', '$input.title', '$input.published', '$input.price', '$input.isbn']);
+  assert.equal(
+    reply.json().data.errors.map((e: { path: string }) => e.path),
+    ['$input.genre', '$input.title', '$input.published', '$input.price', '$input.isbn'],
+  );
   assert.match(reply.json().message, /^Invalid request body: \$input\.genre expected /);
 });
 
@@ -88,7 +105,11 @@ test('the README shows the binders the build really wrote', () => {
   const blocks = [...docs.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!);
   assert.is(blocks.length, 2);
   for (const block of blocks) assert.ok(emitted.includes(block), `not in the emitted file:\n${block}`);
-  assert.ok(emitted.includes("_list_decorators = [kiln$b.compiledBinder(kiln$bind_BooksController_list), kiln$b.compiledSerializer(kiln$serialize_0), Get('/')];"));
+  assert.ok(
+    emitted.includes(
+      "_list_decorators = [kiln$b.compiledBinder(kiln$bind_BooksController_list), kiln$b.compiledSerializer(kiln$serialize_0), Get('/')];",
+    ),
+  );
 });
 
 test.run();

@@ -10,7 +10,10 @@ import { compileFixture, fixturesDir, parseDiagnostics, root } from './support/c
 test('without the plugin, tspc reports TS1206 on the parameter decorator', async () => {
   const outDir = join(root, 'build', 'transformer-fixtures', 'no-plugin');
   const compiled = await compileFixture(join(fixturesDir, 'no-plugin'), outDir);
-  assert.equal(parseDiagnostics(compiled.output).map((d) => `${d.line}:${d.column} ${d.code}`), ['5:26 TS1206', '11:18 TS1206', '11:43 TS1206', '11:69 TS1206', '11:98 TS1206']);
+  assert.equal(
+    parseDiagnostics(compiled.output).map((d) => `${d.line}:${d.column} ${d.code}`),
+    ['5:26 TS1206', '11:18 TS1206', '11:43 TS1206', '11:69 TS1206', '11:98 TS1206'],
+  );
 });
 
 async function startupError(controller: string): Promise<KilnError> {
@@ -28,7 +31,10 @@ async function startupError(controller: string): Promise<KilnError> {
 test('without the plugin, a route with a bound parameter refuses to start (KILN003) and says how to build', async () => {
   const error = await startupError('Users');
   assert.is(error.code, 'KILN003');
-  assert.match(error.message, 'Route GET /users/search (Users.search) has no compiled binder: @kiln/core/transformer did not run on this file');
+  assert.match(
+    error.message,
+    'Route GET /users/search (Users.search) has no compiled binder: @kiln/core/transformer did not run on this file',
+  );
   assert.match(error.message, '{ "transform": "@kiln/core/transformer", "transformProgram": true }');
   assert.match(error.message, 'build with tspc');
   assert.match(error.message, '@kiln/core/esbuild');

@@ -24,7 +24,13 @@ test("the app's own decorators run as written, and Kiln's beside them get a comp
   const app = (await import(pathToFileURL(join(outDir, 'src', 'app.js')).href)) as { KilnRoutes: ControllerClass; Screen: ControllerClass };
   const { cacheHints } = (await import(pathToFileURL(join(outDir, 'src', 'routes.js')).href)) as { cacheHints: Map<string, string> };
   const { screens } = (await import(pathToFileURL(join(outDir, 'src', 'controller.js')).href)) as { screens: string[] };
-  assert.equal([...cacheHints], [['open', '/:id'], ['close', '/:id']]);
+  assert.equal(
+    [...cacheHints],
+    [
+      ['open', '/:id'],
+      ['close', '/:id'],
+    ],
+  );
   assert.equal(screens, ['/']);
   const server = createServer({ controllers: [app.KilnRoutes] });
   const reply = await server.fetch(new Request('http://localhost/kiln/7'));

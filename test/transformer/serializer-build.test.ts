@@ -12,15 +12,23 @@ import { compileFixture, fixturesDir, parseDiagnostics, root, type Compiled, typ
 
 const fixtures = join(fixturesDir, 'serializer');
 
-interface Expected { file: string; line: number; code: string }
+interface Expected {
+  file: string;
+  line: number;
+  code: string;
+}
 
 function markers(project: string): Expected[] {
   const expected: Expected[] = [];
-  for (const name of readdirSync(project).filter((f) => f.endsWith('.ts')).sort()) {
-    readFileSync(join(project, name), 'utf8').split('\n').forEach((text, i) => {
-      const marker = /\/\/ expect: (\w+)/.exec(text);
-      if (marker !== null) expected.push({ file: name, line: i + 1, code: marker[1]! });
-    });
+  for (const name of readdirSync(project)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()) {
+    readFileSync(join(project, name), 'utf8')
+      .split('\n')
+      .forEach((text, i) => {
+        const marker = /\/\/ expect: (\w+)/.exec(text);
+        if (marker !== null) expected.push({ file: name, line: i + 1, code: marker[1]! });
+      });
   }
   return expected;
 }
@@ -57,7 +65,12 @@ async function itemsApp(name: string): Promise<{ get(path: string): Promise<{ st
   assert.is(compiled.exitCode, 0, compiled.output);
   const { Items } = (await import(pathToFileURL(join(compiled.outDir, 'app.js')).href)) as { Items: ControllerClass };
   const logged: unknown[] = [];
-  const app = createServer({ controllers: [Items], onError: (error: unknown, _req: KilnRequest) => { logged.push(error); } });
+  const app = createServer({
+    controllers: [Items],
+    onError: (error: unknown, _req: KilnRequest) => {
+      logged.push(error);
+    },
+  });
   return {
     logged,
     async get(path) {
@@ -73,7 +86,10 @@ test('a bigint anywhere in a return type (declared, inferred, awaited, in a unio
 
 test('KILN150 names the path of the bigint and says what to return instead', async () => {
   const { compiled } = await compile('diagnostics');
-  assert.match(compiled.output, "app.ts(8,3): error TS9150: KILN150: one returns a bigint ('id' in the return type), which JSON cannot carry (JSON.stringify throws on it): return it as a string (value.toString()) or a number, and declare the return type so");
+  assert.match(
+    compiled.output,
+    "app.ts(8,3): error TS9150: KILN150: one returns a bigint ('id' in the return type), which JSON cannot carry (JSON.stringify throws on it): return it as a string (value.toString()) or a number, and declare the return type so",
+  );
   assert.match(compiled.output, "KILN150: list returns a bigint ('items[].id' in the return type)");
   assert.match(compiled.output, 'KILN150: maybe returns a bigint (the return type)');
 });
@@ -81,7 +97,10 @@ test('KILN150 names the path of the bigint and says what to return instead', asy
 test('typedResponses without typia in plugins is KILN151, which says what to add', async () => {
   const build = await compile('no-typia-explicit');
   assertMarkersReported(build);
-  assert.match(build.compiled.output, 'KILN151: "typedResponses" is set in the @kiln/core/transformer entry, and typed responses are written by typia: add { "transform": "typia/lib/transform" }');
+  assert.match(
+    build.compiled.output,
+    'KILN151: "typedResponses" is set in the @kiln/core/transformer entry, and typed responses are written by typia: add { "transform": "typia/lib/transform" }',
+  );
 });
 
 test("typedResponses 'assert': a value that matches its type is filtered and sent; one that does not answers 500 and is reported", async () => {

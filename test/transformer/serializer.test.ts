@@ -12,7 +12,11 @@ const config = { controllers: [SerializedController, ShortCircuitedController] }
 /** What JSON.stringify sends for a value already filtered to its type by hand. */
 const asJson = (filtered: unknown): unknown => JSON.parse(JSON.stringify(filtered));
 
-const publicUser = (row: typeof userRow) => ({ id: row.id, name: row.name, address: { street: row.address.street, city: row.address.city } });
+const publicUser = (row: typeof userRow) => ({
+  id: row.id,
+  name: row.name,
+  address: { street: row.address.street, city: row.address.city },
+});
 
 async function expectJson(send: Send, path: string, filtered: unknown, status = 200): Promise<string> {
   const reply = await send(path);
@@ -64,7 +68,10 @@ test('array of objects: every item filtered to its type; non-ASCII text survives
 
 test('string and numeric enums are sent as their values', () =>
   overBothTransports(config, async (send) => {
-    await expectJson(send, '/s/enum', [{ name: 'a', role: 'admin', level: 2 }, { name: 'b', role: 'member', level: 1 }]);
+    await expectJson(send, '/s/enum', [
+      { name: 'a', role: 'admin', level: 2 },
+      { name: 'b', role: 'member', level: 1 },
+    ]);
   }));
 
 test('a Date in the return type is sent as JSON.stringify sends it (ISO 8601), in arrays too', () =>

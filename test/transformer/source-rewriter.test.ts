@@ -10,7 +10,7 @@ const { rewriteSource } = createRequire(import.meta.url)(join(root, 'dist', 'tra
 
 const text = "class A {\n  get(@Param('id') id: number, @Query(\n    'q',\r\n  ) q: string) {}\n}";
 const ranges = [
-  { start: text.indexOf("@Param"), end: text.indexOf(" id:") },
+  { start: text.indexOf('@Param'), end: text.indexOf(' id:') },
   { start: text.indexOf('@Query'), end: text.indexOf(' q: string') },
 ];
 

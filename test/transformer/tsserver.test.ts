@@ -8,16 +8,30 @@ import { join } from 'node:path';
 import { root } from './support/compile-fixture.js';
 import { consumerProject } from './support/consumer-project.js';
 
-interface ServerDiagnostic { start: { line: number; offset: number }; code: number; text: string }
+interface ServerDiagnostic {
+  start: { line: number; offset: number };
+  code: number;
+  text: string;
+}
 
 /** Sends requests to a tsserver process and resolves with the body of the response to the last one. */
 function askTsserver(cwd: string, requests: object[]): Promise<ServerDiagnostic[]> {
-  const server = spawn(process.execPath, [join(root, 'node_modules', 'typescript', 'lib', 'tsserver.js'),
-    // Editors load plugins from the workspace's node_modules ("Use Workspace Version" in VS Code); here, the project's.
-    '--allowLocalPluginLoads', '--disableAutomaticTypingAcquisition'], { cwd });
+  const server = spawn(
+    process.execPath,
+    [
+      join(root, 'node_modules', 'typescript', 'lib', 'tsserver.js'),
+      // Editors load plugins from the workspace's node_modules ("Use Workspace Version" in VS Code); here, the project's.
+      '--allowLocalPluginLoads',
+      '--disableAutomaticTypingAcquisition',
+    ],
+    { cwd },
+  );
   const last = requests.length;
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { server.kill(); reject(new Error(`tsserver did not answer:\n${buffer}`)); }, 60_000);
+    const timer = setTimeout(() => {
+      server.kill();
+      reject(new Error(`tsserver did not answer:\n${buffer}`));
+    }, 60_000);
     let buffer = '';
     server.stdout.on('data', (chunk) => {
       buffer += chunk;
@@ -38,10 +52,20 @@ function askTsserver(cwd: string, requests: object[]): Promise<ServerDiagnostic[
 test('tsserver loads @kiln/core/transformer/editor: TS1206 only on the foreign decorator, KILN101 reported', async () => {
   const project = consumerProject();
   try {
-    project.write('tsconfig.json', JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', strict: true, types: ['node'], noEmit: true, plugins: [{ name: '@kiln/core/transformer/editor' }] },
-      include: ['src'],
-    }));
+    project.write(
+      'tsconfig.json',
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          strict: true,
+          types: ['node'],
+          noEmit: true,
+          plugins: [{ name: '@kiln/core/transformer/editor' }],
+        },
+        include: ['src'],
+      }),
+    );
     const lines = [
       "import { Controller, Get, Param } from '@kiln/core';",
       'const Foreign = () => (_target: unknown, _context: unknown) => {};',
@@ -59,7 +83,10 @@ test('tsserver loads @kiln/core/transformer/editor: TS1206 only on the foreign d
       { command: 'open', arguments: { file } },
       { command: 'semanticDiagnosticsSync', arguments: { file } },
     ]);
-    assert.equal(diagnostics.map((d) => `${d.start.line}:${d.start.offset} ${d.code}`), [`${at('@Foreign()')} 1206`, `${at("'name'")} 9101`]);
+    assert.equal(
+      diagnostics.map((d) => `${d.start.line}:${d.start.offset} ${d.code}`),
+      [`${at('@Foreign()')} 1206`, `${at("'name'")} 9101`],
+    );
     assert.match(diagnostics[1]!.text, "KILN101: @Param('name') but the route GET /a/b/:id declares no ':name'");
   } finally {
     project.remove();

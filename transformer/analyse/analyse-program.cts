@@ -40,9 +40,9 @@ interface FileFindings {
 
 /** Files the transformer looks at: the program's own TypeScript sources. */
 export function ownSourceFiles(tk: Toolkit): ts.SourceFile[] {
-  return tk.program.getSourceFiles().filter(
-    (file) => !file.isDeclarationFile && !tk.program.isSourceFileFromExternalLibrary(file) && /\.[cm]?tsx?$/.test(file.fileName),
-  );
+  return tk.program
+    .getSourceFiles()
+    .filter((file) => !file.isDeclarationFile && !tk.program.isSourceFileFromExternalLibrary(file) && /\.[cm]?tsx?$/.test(file.fileName));
 }
 
 class Analyser {
@@ -51,14 +51,25 @@ class Analyser {
   readonly #routes = new Map<string, string>();
   readonly injection: InjectionAnalyser;
 
-  constructor(readonly tk: Toolkit, readonly projectDir: string) {
+  constructor(
+    readonly tk: Toolkit,
+    readonly projectDir: string,
+  ) {
     this.injection = new InjectionAnalyser(tk, (key, node, message) => this.#report(key, node, message));
   }
 
   file(file: ts.SourceFile): void {
     // Cheap filter: most files of a program hold no decorator at all.
     if (!file.text.includes('@')) return;
-    const found: FileFindings = { file, methods: [], ranges: [], references: new Set(), localReferences: new Set(), injections: [], managedClasses: 0 };
+    const found: FileFindings = {
+      file,
+      methods: [],
+      ranges: [],
+      references: new Set(),
+      localReferences: new Set(),
+      injections: [],
+      managedClasses: 0,
+    };
     const visit = (node: ts.Node): void => {
       if (this.tk.ts.isClassLike(node)) this.#class(node, found);
       this.tk.ts.forEachChild(node, visit);
@@ -72,8 +83,13 @@ class Analyser {
     }
     if (found.ranges.length === 0 && found.methods.length === 0 && found.injections.length === 0 && found.managedClasses === 0) return;
     this.files.set(file.fileName, {
-      fileName: file.fileName, displayName: this.#displayName(file.fileName), methods: found.methods, decoratorRanges: found.ranges,
-      references: [...found.references], localReferences: [...found.localReferences], injections: found.injections,
+      fileName: file.fileName,
+      displayName: this.#displayName(file.fileName),
+      methods: found.methods,
+      decoratorRanges: found.ranges,
+      references: [...found.references],
+      localReferences: [...found.localReferences],
+      injections: found.injections,
     });
   }
 
@@ -91,8 +107,15 @@ class Analyser {
       const bindings = member.parameters.map((parameter) => this.#bindingsOf(parameter, found));
       const injections = member.parameters.map((parameter) => this.#injectionsOf(parameter, found));
       if (tsi.isConstructorDeclaration(member) && managed) {
-        constructorParameters = member.parameters.flatMap((parameter, index) =>
-          this.injection.dependency(cls, parameter, injections[index]!, `${name} constructor parameter '${parameter.name.getText(found.file)}'`) ?? []);
+        constructorParameters = member.parameters.flatMap(
+          (parameter, index) =>
+            this.injection.dependency(
+              cls,
+              parameter,
+              injections[index]!,
+              `${name} constructor parameter '${parameter.name.getText(found.file)}'`,
+            ) ?? [],
+        );
       }
       const { routes, handWritten, refused } = this.#routesOf(member, cls, context);
       if (refused) continue;
@@ -100,11 +123,19 @@ class Analyser {
       if (routes.length === 0 && !isUse) {
         const where = member.name?.getText(found.file) ?? 'constructor';
         for (const binding of bindings.flatMap((list) => (list === 'reported' ? [] : list))) {
-          this.#report('notARouteOrUse', binding.decorator, `${binding.decorator.getText(found.file)} is on '${where}', which is neither a route (@Get, @Post, ...) nor the use() method of a @Middleware() class`);
+          this.#report(
+            'notARouteOrUse',
+            binding.decorator,
+            `${binding.decorator.getText(found.file)} is on '${where}', which is neither a route (@Get, @Post, ...) nor the use() method of a @Middleware() class`,
+          );
         }
         const injectedHere = tsi.isConstructorDeclaration(member) ? (managed ? [] : injections.flat()) : injections.flat();
         for (const injection of injectedHere) {
-          this.#report('injectionMisplaced', injection.decorator, `${injection.decorator.getText(found.file)} is on '${where}' of ${name}: Kiln injects into constructors of controllers, class middlewares and @Injectable() services, and into route and use() parameters`);
+          this.#report(
+            'injectionMisplaced',
+            injection.decorator,
+            `${injection.decorator.getText(found.file)} is on '${where}' of ${name}: Kiln injects into constructors of controllers, class middlewares and @Injectable() services, and into route and use() parameters`,
+          );
         }
         continue;
       }
@@ -112,11 +143,17 @@ class Analyser {
       const methodName = member.name.getText(found.file);
       const injected: DependencyModel[] = [];
       const parameters = member.parameters.map((parameter, index) =>
-        this.#parameter(parameter, index, bindings[index]!, routes, found.file, injections[index]!, cls, injected));
+        this.#parameter(parameter, index, bindings[index]!, routes, found.file, injections[index]!, cls, injected),
+      );
       if (injected.length > 0) handlers[methodName] = injected;
       // Without a single binding there is nothing to compile: the runtime's start-up check (KILN003) applies too.
       // A method without parameters is still marked as compiled (`noParameters`), so the runtime can tell it apart.
-      if (parameters.length > 0 && bindings.every((list) => list !== 'reported' && list.length === 0) && injections.every((list) => list.length === 0)) continue;
+      if (
+        parameters.length > 0 &&
+        bindings.every((list) => list !== 'reported' && list.length === 0) &&
+        injections.every((list) => list.length === 0)
+      )
+        continue;
       found.methods.push({
         className: cls.name?.text ?? 'AnonymousClass',
         methodName: member.name.getText(found.file),
@@ -129,7 +166,13 @@ class Analyser {
     }
     if (constructorParameters.length > 0 || Object.keys(handlers).length > 0) {
       const key = cls.name?.getEnd() ?? cls.getStart(found.file);
-      found.injections.push({ className: name, classKey: key, line: lineOf(found.file, cls.getStart(found.file)), constructorParameters, handlers });
+      found.injections.push({
+        className: name,
+        classKey: key,
+        line: lineOf(found.file, cls.getStart(found.file)),
+        constructorParameters,
+        handlers,
+      });
     }
   }
 
@@ -179,7 +222,11 @@ class Analyser {
   }
 
   /** The routes a member declares (checked for duplicates), and whether it has a hand-written binder. */
-  #routesOf(member: ts.ClassElement, cls: ts.ClassLikeDeclaration, context: ClassContext): { routes: RouteModel[]; handWritten: boolean; refused: boolean } {
+  #routesOf(
+    member: ts.ClassElement,
+    cls: ts.ClassLikeDeclaration,
+    context: ClassContext,
+  ): { routes: RouteModel[]; handWritten: boolean; refused: boolean } {
     const { ts: tsi } = this.tk;
     const routes: RouteModel[] = [];
     let handWritten = false;
@@ -193,12 +240,17 @@ class Analyser {
       if (isStatic || isHashPrivate) {
         // The router calls a route on a controller instance, by name: neither kind of method is there.
         const where = `${cls.name?.text ?? 'AnonymousClass'}.${member.name.getText()}`;
-        this.#report('staticOrPrivateRoute', decorator, isStatic
-          ? `${decorator.getText()} is on the static method ${where}, which the router cannot call on a ${cls.name?.text ?? 'controller'} instance; make it an instance method`
-          : `${decorator.getText()} is on the #private method ${where}, which the router cannot reach from outside the class; drop the # (a TypeScript private method works)`);
+        this.#report(
+          'staticOrPrivateRoute',
+          decorator,
+          isStatic
+            ? `${decorator.getText()} is on the static method ${where}, which the router cannot call on a ${cls.name?.text ?? 'controller'} instance; make it an instance method`
+            : `${decorator.getText()} is on the #private method ${where}, which the router cannot reach from outside the class; drop the # (a TypeScript private method works)`,
+        );
         return { routes, handWritten, refused: true };
       }
-      const path = recognised.path === undefined || context.basePath === undefined ? undefined : joinRoutePath(context.basePath, recognised.path);
+      const path =
+        recognised.path === undefined || context.basePath === undefined ? undefined : joinRoutePath(context.basePath, recognised.path);
       const route = { method: recognised.method, path };
       routes.push(route);
       if (context.isController) this.#checkDuplicate(route, decorator, cls, member);
@@ -207,8 +259,14 @@ class Analyser {
   }
 
   #parameter(
-    parameter: ts.ParameterDeclaration, index: number, bindings: RecognisedBinding[] | 'reported', routes: RouteModel[], file: ts.SourceFile,
-    injections: readonly RecognisedInjection[], cls: ts.ClassLikeDeclaration, injected: DependencyModel[],
+    parameter: ts.ParameterDeclaration,
+    index: number,
+    bindings: RecognisedBinding[] | 'reported',
+    routes: RouteModel[],
+    file: ts.SourceFile,
+    injections: readonly RecognisedInjection[],
+    cls: ts.ClassLikeDeclaration,
+    injected: DependencyModel[],
   ): ParameterModel | undefined {
     if (bindings === 'reported') return undefined;
     const parameterName = parameter.name.getText(file);
@@ -219,27 +277,52 @@ class Analyser {
         return undefined;
       }
       const methodName = tsiName(parameter);
-      const dependency = this.injection.dependency(cls, parameter, injections, `${cls.name?.text ?? 'AnonymousClass'}.${methodName} parameter '${parameterName}'`);
+      const dependency = this.injection.dependency(
+        cls,
+        parameter,
+        injections,
+        `${cls.name?.text ?? 'AnonymousClass'}.${methodName} parameter '${parameterName}'`,
+      );
       if (dependency === undefined) return undefined;
       injected.push(dependency);
       const typeText = (parameter.type?.getText(file) ?? '').replace(/\s+/g, ' ');
-      return { index, parameterName, source: 'inject', key: String(injected.length - 1), conversion: { kind: 'raw' }, required: false, typeText };
+      return {
+        index,
+        parameterName,
+        source: 'inject',
+        key: String(injected.length - 1),
+        conversion: { kind: 'raw' },
+        required: false,
+        typeText,
+      };
     }
     if (injections.length > 0 && bindings.length === 0) {
       this.#report('injectionMisplaced', injections[0]!.decorator, `@Scope on parameter '${parameterName}' needs @Inject() beside it`);
       return undefined;
     }
     if (bindings.length === 0) {
-      this.#report('unboundParameter', parameter.name, `parameter '${parameterName}' has no binding decorator: add @Param, @Query, @Header, @Body, @Req, @Inject() or a decorator made by routeRequestParamDecorator`);
+      this.#report(
+        'unboundParameter',
+        parameter.name,
+        `parameter '${parameterName}' has no binding decorator: add @Param, @Query, @Header, @Body, @Req, @Inject() or a decorator made by routeRequestParamDecorator`,
+      );
       return undefined;
     }
     if (bindings.length > 1) {
-      this.#report('twoBindings', bindings[1]!.decorator, `parameter '${parameterName}' has ${bindings.length} Kiln binding decorators; keep one`);
+      this.#report(
+        'twoBindings',
+        bindings[1]!.decorator,
+        `parameter '${parameterName}' has ${bindings.length} Kiln binding decorators; keep one`,
+      );
       return undefined;
     }
     const binding = bindings[0]!;
     if (binding.name === undefined) {
-      this.#report('nameNotLiteral', binding.nameArgument ?? binding.decorator, `the name of ${binding.decorator.expression.getText(file).split('(')[0]} must be a string literal known at build time`);
+      this.#report(
+        'nameNotLiteral',
+        binding.nameArgument ?? binding.decorator,
+        `the name of ${binding.decorator.expression.getText(file).split('(')[0]} must be a string literal known at build time`,
+      );
       return undefined;
     }
     const { source } = binding;
@@ -251,12 +334,17 @@ class Analyser {
     if (source === 'param') {
       for (const route of routes) {
         if (route.path !== undefined && !routeParamNames(route.path).includes(key)) {
-          this.#report('paramNotInPath', binding.nameArgument ?? binding.decorator, `@Param('${key}') but the route ${route.method} ${route.path} declares no ':${key}'`);
+          this.#report(
+            'paramNotInPath',
+            binding.nameArgument ?? binding.decorator,
+            `@Param('${key}') but the route ${route.method} ${route.path} declares no ':${key}'`,
+          );
         }
       }
     }
     if (source === 'body' || source === 'request') {
-      const admitsUndefined = !!(type.flags & (this.tk.ts.TypeFlags.Any | this.tk.ts.TypeFlags.Unknown)) ||
+      const admitsUndefined =
+        !!(type.flags & (this.tk.ts.TypeFlags.Any | this.tk.ts.TypeFlags.Unknown)) ||
         (type.isUnion() && type.types.some((t) => t.flags & (this.tk.ts.TypeFlags.Undefined | this.tk.ts.TypeFlags.Void)));
       const required = source === 'body' && !optional && !admitsUndefined;
       const model: ParameterModel = { index, parameterName, source, key, conversion: { kind: 'raw' }, required, typeText };
@@ -264,9 +352,12 @@ class Analyser {
         if (binding.value !== undefined && !this.#accepts(type, binding.value, parameter.initializer !== undefined)) {
           const injected = this.tk.checker.typeToString(binding.value);
           const what = key === '' ? 'the request, a KilnRequest' : `req.${key}, which is ${injected}`;
-          this.#report('requestPropertyTypeMismatch', parameter.type ?? parameter.name,
+          this.#report(
+            'requestPropertyTypeMismatch',
+            parameter.type ?? parameter.name,
             `${binding.decorator.getText(file)} ${parameterName}: ${typeText} does not accept ${what}: declare ${parameterName}: ${injected}` +
-            (key === '' ? '' : ' (or a type that accepts it)'));
+              (key === '' ? '' : ' (or a type that accepts it)'),
+          );
           return undefined;
         }
         return model;
@@ -286,7 +377,11 @@ class Analyser {
 
     const declared = conversionOfType(this.tk, type, parameter.type);
     if (!declared.ok) {
-      this.#report('unsupportedType', parameter.type ?? parameter.name, `parameter '${parameterName}': ${declared.reason}. Supported: string, number, boolean, Date, an object type (JSON), an array of those, an enum or a union of literals, string or number with typia tags`);
+      this.#report(
+        'unsupportedType',
+        parameter.type ?? parameter.name,
+        `parameter '${parameterName}': ${declared.reason}. Supported: string, number, boolean, Date, an object type (JSON), an array of those, an enum or a union of literals, string or number with typia tags`,
+      );
       return undefined;
     }
     let conversion: Conversion = declared.conversion;
@@ -303,7 +398,12 @@ class Analyser {
     const model: ParameterModel = { index, parameterName, source, key, conversion, required, typeText };
     // `items` that turned a tagged string into allowed values decide alone: the tags no longer apply.
     if (declared.check === undefined || conversion !== declared.conversion) return model;
-    const check = this.#check(parameter, type, declared.check, `@${binding.decorator.expression.getText(file).split('(')[0]}('${binding.name}') ${parameterName}: ${typeText}`);
+    const check = this.#check(
+      parameter,
+      type,
+      declared.check,
+      `@${binding.decorator.expression.getText(file).split('(')[0]}('${binding.name}') ${parameterName}: ${typeText}`,
+    );
     return check === undefined ? undefined : { ...model, check };
   }
 
@@ -317,29 +417,43 @@ class Analyser {
       // JSON.parse makes no Date, Map, bigint... anywhere inside: each such place is refused, all in one build.
       const foreign = findNonJson(this.tk, type);
       for (const found of foreign) {
-        this.#report('unsupportedType', at, `${written}: ${found.path === '' ? 'the type' : `'${found.path}'`} is ${found.what}, which JSON text never gives; ${found.advice}`);
+        this.#report(
+          'unsupportedType',
+          at,
+          `${written}: ${found.path === '' ? 'the type' : `'${found.path}'`} is ${found.what}, which JSON text never gives; ${found.advice}`,
+        );
       }
       if (foreign.length > 0) return undefined;
     }
     const what = declared.kind === 'tags' ? `its typia tags (${declared.tags.map((t) => t.text).join(', ')})` : 'its declared object type';
     if (!typiaConfigured(this.tk.program.getCompilerOptions())) {
-      this.#report('typiaNotConfiguredForParameter', at,
+      this.#report(
+        'typiaNotConfiguredForParameter',
+        at,
         `${written} is checked against ${what} by a typia validator generated at build time, but typia's transformer is not configured: ` +
-        `add ${typiaEntry} after @kiln/core/transformer's entry in compilerOptions.plugins (and npm install typia), ` +
-        (declared.kind === 'tags' ? 'or remove the tags and check the value in the handler' : 'or declare the parameter unknown and check it in the handler'));
+          `add ${typiaEntry} after @kiln/core/transformer's entry in compilerOptions.plugins (and npm install typia), ` +
+          (declared.kind === 'tags'
+            ? 'or remove the tags and check the value in the handler'
+            : 'or declare the parameter unknown and check it in the handler'),
+      );
       return undefined;
     }
     const owner = methodTypeOf(this.tk, parameter);
     if ('reason' in owner) {
-      this.#report('parameterTypeNotNameable', at,
+      this.#report(
+        'parameterTypeNotNameable',
+        at,
         `${written} cannot be checked against ${what}: ${owner.reason}, so generated code cannot name its type from module scope. ` +
-        'Declare the controller as a class at the top level of its module with a public, named method');
+          'Declare the controller as a class at the top level of its module with a public, named method',
+      );
       return undefined;
     }
     const nonNullable = `NonNullable<${parameterTypeQuery(this.tk, parameter, owner.type)}>`;
     const file = parameter.getSourceFile();
     return {
-      kind: declared.kind, item: declared.item, tags: declared.tags,
+      kind: declared.kind,
+      item: declared.item,
+      tags: declared.tags,
       typeQuery: declared.item ? `${nonNullable}[number]` : nonNullable,
       site: { start: at.getStart(file), end: at.getEnd() },
     };
@@ -348,7 +462,9 @@ class Analyser {
   /** Whether a parameter of type `declared` accepts every member of `injected` (`undefined` too, unless a default replaces it). */
   #accepts(declared: ts.Type, injected: ts.Type, hasDefault: boolean): boolean {
     const members = injected.isUnion() ? injected.types : [injected];
-    return members.every((member) => (hasDefault && member.flags & this.tk.ts.TypeFlags.Undefined) || this.tk.checker.isTypeAssignableTo(member, declared));
+    return members.every(
+      (member) => (hasDefault && member.flags & this.tk.ts.TypeFlags.Undefined) || this.tk.checker.isTypeAssignableTo(member, declared),
+    );
   }
 
   #checkDuplicate(route: RouteModel, decorator: ts.Decorator, cls: ts.ClassLikeDeclaration, member: ts.ClassElement): void {
@@ -376,7 +492,8 @@ class Analyser {
       if (tsi.isTypeNode(node)) return;
       if (tsi.isIdentifier(node)) {
         const parent = node.parent;
-        const isName = (tsi.isPropertyAccessExpression(parent) && parent.name === node) || (tsi.isPropertyAssignment(parent) && parent.name === node);
+        const isName =
+          (tsi.isPropertyAccessExpression(parent) && parent.name === node) || (tsi.isPropertyAssignment(parent) && parent.name === node);
         const symbol = isName ? undefined : checker.getSymbolAtLocation(node);
         if (symbol === undefined || !(symbol.flags & (tsi.SymbolFlags.Value | tsi.SymbolFlags.Alias))) return;
         const declaration = symbol.declarations?.[0];
@@ -422,7 +539,10 @@ function isModuleScope(tsi: typeof ts, declaration: ts.Node): boolean {
 export function analyseProgram(tk: Toolkit, only?: ReadonlySet<string>): ProgramModel {
   const options = tk.program.getCompilerOptions();
   const configFile = options['configFilePath'];
-  const projectDir = (typeof configFile === 'string' ? configFile.replace(/[\\/][^\\/]*$/, '') : tk.program.getCurrentDirectory()).replace(/\\/g, '/');
+  const projectDir = (typeof configFile === 'string' ? configFile.replace(/[\\/][^\\/]*$/, '') : tk.program.getCurrentDirectory()).replace(
+    /\\/g,
+    '/',
+  );
   const analyser = new Analyser(tk, projectDir);
   for (const file of ownSourceFiles(tk)) if (only === undefined || only.has(file.fileName)) analyser.file(file);
   analyser.injection.reportCycles();

@@ -8,12 +8,14 @@ import type { BodyValidation } from './model.cjs';
 import type { Toolkit } from '../toolkit.cjs';
 
 /** A typed body's validation, none (`any`/`unknown`), or the KILN error that stops it. */
-export type BodyValidationAnswer =
-  | { readonly validation: BodyValidation | undefined }
-  | { readonly problems: readonly BodyProblem[] };
+export type BodyValidationAnswer = { readonly validation: BodyValidation | undefined } | { readonly problems: readonly BodyProblem[] };
 
 /** A KILN error that stops a body's validation. */
-export interface BodyProblem { readonly key: DiagnosticKey; readonly node: ts.Node; readonly message: string }
+export interface BodyProblem {
+  readonly key: DiagnosticKey;
+  readonly node: ts.Node;
+  readonly message: string;
+}
 
 /** typia's ts-patch entry, as a consumer writes it or as a resolved path. */
 const typiaTransform = /(^|[\\/])typia[\\/]lib[\\/]transform(\.[cm]?js)?$/;
@@ -21,9 +23,10 @@ const typiaTransform = /(^|[\\/])typia[\\/]lib[\\/]transform(\.[cm]?js)?$/;
 /** Whether `compilerOptions.plugins` lists typia's transformer (`{ "transform": "typia/lib/transform" }`). */
 export function typiaConfigured(options: ts.CompilerOptions): boolean {
   const plugins: unknown = options['plugins'];
-  return Array.isArray(plugins) && plugins.some((entry: { transform?: unknown } | null) => (
-    typeof entry?.transform === 'string' && typiaTransform.test(entry.transform)
-  ));
+  return (
+    Array.isArray(plugins) &&
+    plugins.some((entry: { transform?: unknown } | null) => typeof entry?.transform === 'string' && typiaTransform.test(entry.transform))
+  );
 }
 
 /** What to add to tsconfig.json, as the KILN110 message says it. */
@@ -42,11 +45,14 @@ export function bodyValidationOf(tk: Toolkit, parameter: ts.ParameterDeclaration
   const written = `@Body(${field === '' ? '' : `'${field}'`}) ${declared}`;
 
   if (!typiaConfigured(tk.program.getCompilerOptions())) {
-    return problem('typiaNotConfigured', at,
+    return problem(
+      'typiaNotConfigured',
+      at,
       `${written} is validated by a typia validator generated at build time (typia is needed for object and array body types and for typia tags; ` +
-      "a string, number, boolean, literal union or enum needs none), but typia's transformer is not configured: " +
-      `add ${typiaEntry} after @kiln/core/transformer's entry in compilerOptions.plugins (and npm install typia), ` +
-      'or declare the body unknown to leave it unvalidated');
+        "a string, number, boolean, literal union or enum needs none), but typia's transformer is not configured: " +
+        `add ${typiaEntry} after @kiln/core/transformer's entry in compilerOptions.plugins (and npm install typia), ` +
+        'or declare the body unknown to leave it unvalidated',
+    );
   }
   const foreign = findNonJson(tk, type);
   if (foreign.length > 0) {
@@ -54,20 +60,34 @@ export function bodyValidationOf(tk: Toolkit, parameter: ts.ParameterDeclaration
     return {
       problems: foreign.map((found) => {
         const where = found.path === '' ? written : `'${found.path}' in ${written}`;
-        return { key: 'notJsonInBody', node: at, message: found.what === 'a Date'
-          ? `JSON has no dates: ${where} is a Date, which a request body can never carry; ${found.advice}`
-          : `JSON cannot carry ${found.what}: ${where} is ${found.what}, which a request body can never carry; ${found.advice}` } as const;
+        return {
+          key: 'notJsonInBody',
+          node: at,
+          message:
+            found.what === 'a Date'
+              ? `JSON has no dates: ${where} is a Date, which a request body can never carry; ${found.advice}`
+              : `JSON cannot carry ${found.what}: ${where} is ${found.what}, which a request body can never carry; ${found.advice}`,
+        } as const;
       }),
     };
   }
   const owner = methodTypeOf(tk, parameter);
   if ('reason' in owner) {
-    return problem('bodyTypeNotNameable', at,
+    return problem(
+      'bodyTypeNotNameable',
+      at,
       `${written} cannot be validated: ${owner.reason}, so generated code cannot name its type from module scope. ` +
-      'Declare the controller as a class at the top level of its module with a public, named method, or declare the body unknown');
+        'Declare the controller as a class at the top level of its module with a public, named method, or declare the body unknown',
+    );
   }
   const site = { start: at.getStart(file), end: at.getEnd() };
-  return { validation: { typeQuery: parameterTypeQuery(tk, parameter, owner.type), path: field === '' ? '$input' : `$input${accessPath(field)}`, site } };
+  return {
+    validation: {
+      typeQuery: parameterTypeQuery(tk, parameter, owner.type),
+      path: field === '' ? '$input' : `$input${accessPath(field)}`,
+      site,
+    },
+  };
 }
 
 /** `Parameters<Users['create']>[0]`: the parameter's declared type named through its method's type. */
@@ -112,11 +132,16 @@ export function ownerTypeOf(tk: Toolkit, method: ts.Node): { type: string } | { 
   let classType: string;
   if (tsi.isClassDeclaration(cls) && cls.name !== undefined && tsi.isSourceFile(cls.parent)) {
     classType = cls.typeParameters === undefined ? cls.name.text : `(typeof ${cls.name.text})['prototype']`;
-  } else if (tsi.isClassExpression(cls) && tsi.isVariableDeclaration(cls.parent) && tsi.isIdentifier(cls.parent.name) &&
-    tsi.isSourceFile(cls.parent.parent.parent.parent)) {
+  } else if (
+    tsi.isClassExpression(cls) &&
+    tsi.isVariableDeclaration(cls.parent) &&
+    tsi.isIdentifier(cls.parent.name) &&
+    tsi.isSourceFile(cls.parent.parent.parent.parent)
+  ) {
     classType = `(typeof ${cls.parent.name.text})['prototype']`;
   } else {
-    const name = cls.name?.text ?? (tsi.isVariableDeclaration(cls.parent) && tsi.isIdentifier(cls.parent.name) ? cls.parent.name.text : undefined);
+    const name =
+      cls.name?.text ?? (tsi.isVariableDeclaration(cls.parent) && tsi.isIdentifier(cls.parent.name) ? cls.parent.name.text : undefined);
     return { reason: name === undefined ? 'its class is anonymous' : `its class ${name} is declared inside a function or block` };
   }
   if (modifiers & tsi.ModifierFlags.Static) {

@@ -14,7 +14,8 @@ export function compilerOptionDiagnostics(tk: Toolkit): ts.Diagnostic[] {
   if (options.experimentalDecorators !== true) return [];
   const configFile = options.configFile as ts.TsConfigSourceFile | undefined;
   const where = configFile === undefined ? 'compilerOptions' : `compilerOptions in ${configFile.fileName}`;
-  const message = "experimentalDecorators is on: TypeScript would compile Kiln's standard (TC39) decorators as legacy decorators and the app " +
+  const message =
+    "experimentalDecorators is on: TypeScript would compile Kiln's standard (TC39) decorators as legacy decorators and the app " +
     `would crash at start-up. Remove "experimentalDecorators" (and "emitDecoratorMetadata") from ${where}: Kiln needs neither`;
   const diagnostic = kilnDiagnostic(tk.ts, 'experimentalDecorators', undefined, message);
   if (configFile === undefined) return [diagnostic];
@@ -29,9 +30,10 @@ export function compilerOptionDiagnostics(tk: Toolkit): ts.Diagnostic[] {
 function optionNode(tsi: typeof ts, configFile: ts.TsConfigSourceFile, name: string): ts.Node | undefined {
   const root = configFile.statements[0]?.expression;
   if (root === undefined || !tsi.isObjectLiteralExpression(root)) return undefined;
-  const propertyNamed = (object: ts.ObjectLiteralExpression, key: string) => object.properties.find(
-    (p): p is ts.PropertyAssignment => tsi.isPropertyAssignment(p) && tsi.isStringLiteral(p.name) && p.name.text === key,
-  );
+  const propertyNamed = (object: ts.ObjectLiteralExpression, key: string) =>
+    object.properties.find(
+      (p): p is ts.PropertyAssignment => tsi.isPropertyAssignment(p) && tsi.isStringLiteral(p.name) && p.name.text === key,
+    );
   const compilerOptions = propertyNamed(root, 'compilerOptions')?.initializer;
   if (compilerOptions === undefined || !tsi.isObjectLiteralExpression(compilerOptions)) return undefined;
   return propertyNamed(compilerOptions, name);

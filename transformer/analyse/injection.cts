@@ -24,7 +24,10 @@ function className(cls: ts.ClassLikeDeclaration): string {
 }
 
 /** The class a symbol names, following import aliases. */
-function classDeclarationOf(tk: Toolkit, symbol: ts.Symbol | undefined): { declaration: ts.ClassLikeDeclaration; alias: ts.Symbol | undefined } | undefined {
+function classDeclarationOf(
+  tk: Toolkit,
+  symbol: ts.Symbol | undefined,
+): { declaration: ts.ClassLikeDeclaration; alias: ts.Symbol | undefined } | undefined {
   if (symbol === undefined) return undefined;
   let target = symbol;
   const alias = symbol.flags & tk.ts.SymbolFlags.Alias ? symbol : undefined;
@@ -59,14 +62,23 @@ export class InjectionAnalyser {
    * One injected parameter of `cls` (constructor, or handler with `@Inject()`), or `undefined`
    * when it cannot be injected (the reason has been reported).
    */
-  dependency(cls: ts.ClassLikeDeclaration, parameter: ts.ParameterDeclaration, injections: readonly RecognisedInjection[], site: string): DependencyModel | undefined {
+  dependency(
+    cls: ts.ClassLikeDeclaration,
+    parameter: ts.ParameterDeclaration,
+    injections: readonly RecognisedInjection[],
+    site: string,
+  ): DependencyModel | undefined {
     const { ts: tsi, checker } = this.tk;
     const inject = injections.find((i) => i.kind === 'inject');
     const scopeDecorator = injections.find((i) => i.kind === 'scope');
     let scope: DependencyModel['scope'] = 'shared';
     if (scopeDecorator?.kind === 'scope') {
       if (scopeDecorator.scope === undefined || !scopes.has(scopeDecorator.scope)) {
-        this.report('injectionMisplaced', scopeDecorator.decorator, '@Scope needs one of Scopes.SHARED, Scopes.LOCAL, Scopes.DEEP_LOCAL, known at build time');
+        this.report(
+          'injectionMisplaced',
+          scopeDecorator.decorator,
+          '@Scope needs one of Scopes.SHARED, Scopes.LOCAL, Scopes.DEEP_LOCAL, known at build time',
+        );
         return undefined;
       }
       scope = scopeDecorator.scope as DependencyModel['scope'];
@@ -79,8 +91,11 @@ export class InjectionAnalyser {
       const token = inject.token;
       if (!this.#reachable(token)) return undefined;
       if (inject.provides !== undefined && !checker.isTypeAssignableTo(inject.provides, declared)) {
-        this.report('tokenTypeMismatch', token,
-          `@Inject(${token.getText()}) provides ${checker.typeToString(inject.provides)}, which parameter '${parameterName}: ${checker.typeToString(declared)}' does not accept`);
+        this.report(
+          'tokenTypeMismatch',
+          token,
+          `@Inject(${token.getText()}) provides ${checker.typeToString(inject.provides)}, which parameter '${parameterName}: ${checker.typeToString(declared)}' does not accept`,
+        );
         return undefined;
       }
       const target = classDeclarationOf(this.tk, checker.getSymbolAtLocation(token));
@@ -90,20 +105,27 @@ export class InjectionAnalyser {
 
     // No token: the declared type must be a class, named where the generated code can name it too.
     const typeNode = parameter.type;
-    const reference = typeNode !== undefined && tsi.isTypeReferenceNode(typeNode) && typeNode.typeArguments === undefined ? typeNode.typeName : undefined;
+    const reference =
+      typeNode !== undefined && tsi.isTypeReferenceNode(typeNode) && typeNode.typeArguments === undefined ? typeNode.typeName : undefined;
     const target = reference === undefined ? undefined : classDeclarationOf(this.tk, checker.getSymbolAtLocation(reference));
     if (reference === undefined || target === undefined) {
       const written = typeNode?.getText() ?? checker.typeToString(declared);
-      this.report('injectionNoRuntimeValue', typeNode ?? parameter.name,
-        `parameter '${parameterName}' of ${className(cls)} is typed '${written}', which has no run-time value to inject: type it with an @Injectable() class, or add @Inject(token) and register the token in createServer({ injections })`);
+      this.report(
+        'injectionNoRuntimeValue',
+        typeNode ?? parameter.name,
+        `parameter '${parameterName}' of ${className(cls)} is typed '${written}', which has no run-time value to inject: type it with an @Injectable() class, or add @Inject(token) and register the token in createServer({ injections })`,
+      );
       return undefined;
     }
     if (!this.#reachable(reference)) return undefined;
     const { declaration } = target;
     const own = !declaration.getSourceFile().isDeclarationFile;
     if (own && !this.isInjectable(declaration)) {
-      this.report('notInjectable', typeNode!,
-        `parameter '${parameterName}' of ${className(cls)} needs ${className(declaration)}, which is not marked @Injectable(): add @Injectable() to ${className(declaration)}, or register it with @Inject(token)`);
+      this.report(
+        'notInjectable',
+        typeNode!,
+        `parameter '${parameterName}' of ${className(cls)} needs ${className(declaration)}, which is not marked @Injectable(): add @Injectable() to ${className(declaration)}, or register it with @Inject(token)`,
+      );
       return undefined;
     }
     this.#addEdge(cls, declaration, parameter);
@@ -121,7 +143,11 @@ export class InjectionAnalyser {
         const seen = state.get(edge.target);
         if (seen === 'visiting') {
           const cycle = [...stack.slice(stack.indexOf(edge.target)), edge.target].map(className).join(' -> ');
-          this.report('dependencyCycle', edge.node, `dependency cycle: ${cycle}. Break it: move what both need into a third service, or inject a token whose value is built by a factory`);
+          this.report(
+            'dependencyCycle',
+            edge.node,
+            `dependency cycle: ${cycle}. Break it: move what both need into a third service, or inject a token whose value is built by a factory`,
+          );
         } else if (seen === undefined) {
           visit(edge.target);
         }
@@ -143,20 +169,31 @@ export class InjectionAnalyser {
   #reachable(expression: ts.Node): boolean {
     const { ts: tsi, checker } = this.tk;
     let root: ts.Node = expression;
-    while (tsi.isPropertyAccessExpression(root) || tsi.isQualifiedName(root)) root = tsi.isQualifiedName(root) ? root.left : root.expression;
+    while (tsi.isPropertyAccessExpression(root) || tsi.isQualifiedName(root))
+      root = tsi.isQualifiedName(root) ? root.left : root.expression;
     if (!tsi.isIdentifier(root)) return true;
     const symbol = checker.getSymbolAtLocation(root);
     const declaration = symbol?.declarations?.[0];
     if (declaration === undefined || declaration.getSourceFile() !== expression.getSourceFile()) return true; // a global
-    const typeOnly = tsi.isImportSpecifier(declaration) || tsi.isImportClause(declaration) || tsi.isNamespaceImport(declaration)
-      ? tsi.isTypeOnlyImportOrExportDeclaration(declaration) || (tsi.isImportSpecifier(declaration) && declaration.parent.parent.isTypeOnly)
-      : false;
+    const typeOnly =
+      tsi.isImportSpecifier(declaration) || tsi.isImportClause(declaration) || tsi.isNamespaceImport(declaration)
+        ? tsi.isTypeOnlyImportOrExportDeclaration(declaration) ||
+          (tsi.isImportSpecifier(declaration) && declaration.parent.parent.isTypeOnly)
+        : false;
     if (typeOnly) {
-      this.report('injectionNotReachable', expression, `${root.getText()} is imported with 'import type', so the build has no value to inject: import it as a value`);
+      this.report(
+        'injectionNotReachable',
+        expression,
+        `${root.getText()} is imported with 'import type', so the build has no value to inject: import it as a value`,
+      );
       return false;
     }
     if (!atModuleScope(this.tk, declaration)) {
-      this.report('injectionNotReachable', expression, `${root.getText()} is declared inside a function, where the dependency list written at module scope cannot name it: declare it at module scope`);
+      this.report(
+        'injectionNotReachable',
+        expression,
+        `${root.getText()} is declared inside a function, where the dependency list written at module scope cannot name it: declare it at module scope`,
+      );
       return false;
     }
     return true;

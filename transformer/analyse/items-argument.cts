@@ -9,11 +9,16 @@ export type ItemsDeclaration =
   | { readonly kind: 'unknown' };
 
 const constructors: Readonly<Record<string, 'text' | 'number' | 'boolean' | 'date'>> = {
-  String: 'text', Number: 'number', Boolean: 'boolean', Date: 'date',
+  String: 'text',
+  Number: 'number',
+  Boolean: 'boolean',
+  Date: 'date',
 };
 
 function literalValue(tk: Toolkit, type: ts.Type): string | number | undefined {
-  return type.flags & (tk.ts.TypeFlags.StringLiteral | tk.ts.TypeFlags.NumberLiteral) ? (type as ts.LiteralType).value as string | number : undefined;
+  return type.flags & (tk.ts.TypeFlags.StringLiteral | tk.ts.TypeFlags.NumberLiteral)
+    ? ((type as ts.LiteralType).value as string | number)
+    : undefined;
 }
 
 function globalConstructor(tk: Toolkit, node: ts.Expression): 'text' | 'number' | 'boolean' | 'date' | undefined {
@@ -40,7 +45,10 @@ export function readItems(tk: Toolkit, items: ts.Expression): ItemsDeclaration {
       const item = globalConstructor(tk, items.elements[0]!);
       if (item !== undefined) return { kind: 'item-type', item, written: items.getText() };
     }
-    const values = valuesOf(tk, items.elements.map((e) => tk.checker.getTypeAtLocation(e)));
+    const values = valuesOf(
+      tk,
+      items.elements.map((e) => tk.checker.getTypeAtLocation(e)),
+    );
     return values === undefined ? { kind: 'unknown' } : { kind: 'values', values };
   }
   const type = tk.checker.getTypeAtLocation(items);
@@ -49,7 +57,10 @@ export function readItems(tk: Toolkit, items: ts.Expression): ItemsDeclaration {
     return values === undefined ? { kind: 'unknown' } : { kind: 'values', values };
   }
   const properties = type.getProperties();
-  const values = valuesOf(tk, properties.map((p) => tk.checker.getTypeOfSymbolAtLocation(p, items)));
+  const values = valuesOf(
+    tk,
+    properties.map((p) => tk.checker.getTypeOfSymbolAtLocation(p, items)),
+  );
   return values === undefined ? { kind: 'unknown' } : { kind: 'values', values };
 }
 
@@ -72,7 +83,9 @@ function narrowItem(item: ItemConversion, values: readonly (string | number)[]):
 function itemTypeFits(declared: ItemConversion, item: 'text' | 'number' | 'boolean' | 'date'): boolean {
   if (declared.kind === item) return true;
   if (declared.kind !== 'enum') return false;
-  return item === 'text' ? declared.values.every((v) => typeof v === 'string') : item === 'number' && declared.values.every((v) => typeof v === 'number');
+  return item === 'text'
+    ? declared.values.every((v) => typeof v === 'string')
+    : item === 'number' && declared.values.every((v) => typeof v === 'number');
 }
 
 /**
@@ -80,9 +93,15 @@ function itemTypeFits(declared: ItemConversion, item: 'text' | 'number' | 'boole
  * conversion (or narrows `string` to the allowed values); an `any`/`unknown` parameter takes the
  * conversion from `items`; a disagreement is an error message for KILN104.
  */
-export function reconcileItems(declared: Conversion, declaredText: string, items: ItemsDeclaration): { conversion: Conversion } | { error: string } {
+export function reconcileItems(
+  declared: Conversion,
+  declaredText: string,
+  items: ItemsDeclaration,
+): { conversion: Conversion } | { error: string } {
   if (items.kind === 'unknown') {
-    return { error: 'items must be [Number], [Boolean], [Date], [String], an array of literal values or an enum object known at build time' };
+    return {
+      error: 'items must be [Number], [Boolean], [Date], [String], an array of literal values or an enum object known at build time',
+    };
   }
   if (items.kind === 'item-type') {
     if (declared.kind === 'raw') return { conversion: { kind: 'array', item: { kind: items.item } } };

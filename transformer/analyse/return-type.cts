@@ -45,7 +45,20 @@ type Verdict = { readonly serialise: true } | { readonly serialise: false } | { 
 const deepest = 24;
 
 /** Built-in classes typia's JSON serialiser refuses; JSON.stringify keeps its own (lossy) behaviour for them. */
-const untypedClasses = new Set(['Map', 'Set', 'WeakMap', 'WeakSet', 'RegExp', 'Promise', 'Response', 'ReadableStream', 'Blob', 'Buffer', 'Uint8Array', 'ArrayBuffer']);
+const untypedClasses = new Set([
+  'Map',
+  'Set',
+  'WeakMap',
+  'WeakSet',
+  'RegExp',
+  'Promise',
+  'Response',
+  'ReadableStream',
+  'Blob',
+  'Buffer',
+  'Uint8Array',
+  'ArrayBuffer',
+]);
 
 /**
  * Finds every route handler of the program and decides how its value is serialised. Without
@@ -66,10 +79,16 @@ export function analyseResponses(tk: Toolkit, option: TypedResponsesOption | und
         const verdict = typia || option !== undefined ? verdictOf(tk, node) : { serialise: false as const };
         if ('problem' in verdict) diagnostics.push(kilnDiagnostic(tk.ts, verdict.problem, node.name, verdict.message));
         else if (verdict.serialise && !typia) {
-          diagnostics.push(kilnDiagnostic(tk.ts, 'typedResponsesWithoutTypia', node.name,
-            '"typedResponses" is set in the @kiln/core/transformer entry, and typed responses are written by typia: ' +
-            'add { "transform": "typia/lib/transform" } after Kiln\'s entry in compilerOptions.plugins (and npm install typia), ' +
-            'or remove the option'));
+          diagnostics.push(
+            kilnDiagnostic(
+              tk.ts,
+              'typedResponsesWithoutTypia',
+              node.name,
+              '"typedResponses" is set in the @kiln/core/transformer entry, and typed responses are written by typia: ' +
+                'add { "transform": "typia/lib/transform" } after Kiln\'s entry in compilerOptions.plugins (and npm install typia), ' +
+                'or remove the option',
+            ),
+          );
         } else if (verdict.serialise) {
           const owner = ownerTypeOf(tk, node);
           // A handler generated code cannot name (a class inside a function, a private method) keeps JSON.stringify.
@@ -101,7 +120,8 @@ function verdictOf(tk: Toolkit, method: ts.MethodDeclaration): Verdict {
   if (signature === undefined) return { serialise: false };
   const returned = checker.getReturnTypeOfSignature(signature);
   const type = checker.getAwaitedType(returned) ?? returned;
-  const nothing = tsi.TypeFlags.Any | tsi.TypeFlags.Unknown | tsi.TypeFlags.Void | tsi.TypeFlags.Undefined | tsi.TypeFlags.Never | tsi.TypeFlags.Null;
+  const nothing =
+    tsi.TypeFlags.Any | tsi.TypeFlags.Unknown | tsi.TypeFlags.Void | tsi.TypeFlags.Undefined | tsi.TypeFlags.Never | tsi.TypeFlags.Null;
   if (type.flags & nothing) return { serialise: false };
   const found = inspect(tk, type, '', new Set(), 0);
   if (found === undefined) return { serialise: true };
@@ -109,7 +129,8 @@ function verdictOf(tk: Toolkit, method: ts.MethodDeclaration): Verdict {
     const where = found.path === '' ? 'the return type' : `'${found.path}' in the return type`;
     return {
       problem: 'bigintInResponse',
-      message: `${method.name.getText()} returns a bigint (${where}), which JSON cannot carry (JSON.stringify throws on it): ` +
+      message:
+        `${method.name.getText()} returns a bigint (${where}), which JSON cannot carry (JSON.stringify throws on it): ` +
         'return it as a string (value.toString()) or a number, and declare the return type so',
     };
   }
@@ -117,14 +138,24 @@ function verdictOf(tk: Toolkit, method: ts.MethodDeclaration): Verdict {
 }
 
 /** The first part of a return type that is a bigint, or that only JSON.stringify should see ('untyped'). */
-function inspect(tk: Toolkit, type: ts.Type, path: string, seen: Set<ts.Type>, depth: number): { path: string; what: 'bigint' | 'untyped' } | undefined {
+function inspect(
+  tk: Toolkit,
+  type: ts.Type,
+  path: string,
+  seen: Set<ts.Type>,
+  depth: number,
+): { path: string; what: 'bigint' | 'untyped' } | undefined {
   const { ts: tsi, checker } = tk;
   if (seen.has(type) || depth > deepest) return undefined;
   seen.add(type);
   if (type.flags & tsi.TypeFlags.BigIntLike) return { path, what: 'bigint' };
   if (type.flags & (tsi.TypeFlags.ESSymbolLike | tsi.TypeFlags.NonPrimitive)) return { path, what: 'untyped' };
   const symbol = type.getSymbol();
-  if (symbol !== undefined && untypedClasses.has(symbol.name) && (symbol.declarations ?? []).some((d) => d.getSourceFile().isDeclarationFile)) {
+  if (
+    symbol !== undefined &&
+    untypedClasses.has(symbol.name) &&
+    (symbol.declarations ?? []).some((d) => d.getSourceFile().isDeclarationFile)
+  ) {
     return { path, what: 'untyped' };
   }
   if (type.isUnionOrIntersection()) {

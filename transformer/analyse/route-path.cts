@@ -9,7 +9,10 @@ export function joinRoutePath(basePath: string, methodPath: string): string {
 
 /** The names of a path's `:name` segments. */
 export function routeParamNames(path: string): string[] {
-  return path.split('/').filter((segment) => segment.startsWith(':')).map((segment) => segment.slice(1));
+  return path
+    .split('/')
+    .filter((segment) => segment.startsWith(':'))
+    .map((segment) => segment.slice(1));
 }
 
 /** A path with parameter names erased: two routes of the same shape can never both match. */

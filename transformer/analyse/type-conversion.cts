@@ -114,15 +114,18 @@ const builtInAdvice: Readonly<Record<string, string>> = {
 function refusalOf(tk: Toolkit, type: ts.Type): string | undefined {
   const { TypeFlags } = tk.ts;
   const printed = `'${tk.checker.typeToString(type)}'`;
-  if (type.flags & TypeFlags.BigIntLike) return `${printed}: request text has no bigint form; declare number, or string & tags.Pattern<'^-?[0-9]+$'> and call BigInt() in the handler`;
+  if (type.flags & TypeFlags.BigIntLike)
+    return `${printed}: request text has no bigint form; declare number, or string & tags.Pattern<'^-?[0-9]+$'> and call BigInt() in the handler`;
   if (type.flags & TypeFlags.ESSymbolLike) return `${printed}: a symbol cannot come from a request; declare string`;
   if (type.flags & (TypeFlags.Never | TypeFlags.Void)) return `${printed} has no value a request could give; declare string`;
-  if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) return `${printed}: a function cannot come from a request; declare string and look the function up in the handler`;
+  if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0)
+    return `${printed}: a function cannot come from a request; declare string and look the function up in the handler`;
   const symbol = type.getSymbol();
   const isArray = tk.checker.isArrayType(type) || tk.checker.isTupleType(type);
   if (symbol !== undefined && !isArray && !isGlobalDate(tk, type)) {
     const advice = builtInAdvice[symbol.getName()];
-    if (advice !== undefined && isDefaultLibrary(tk, symbol)) return `${printed} is a ${symbol.getName()}, which request text (or JSON) never gives; ${advice}`;
+    if (advice !== undefined && isDefaultLibrary(tk, symbol))
+      return `${printed} is a ${symbol.getName()}, which request text (or JSON) never gives; ${advice}`;
     if (isClassInstance(tk, symbol)) {
       return `${printed} is an instance of a class, which request text (or JSON) never gives: only its data can arrive, as a plain object; declare an interface or type alias (JSON-parsed and validated) and construct the instance in the handler`;
     }
@@ -154,7 +157,9 @@ function kindOf(tk: Toolkit, type: ts.Type): Kind | { refused: string } {
   if (refused !== undefined) return { refused };
   // A tagged member of a union (`boolean & tags.X` is `(true & X) | (false & X)`): one scalar only.
   if (taggedOf(tk, type) !== undefined) {
-    return { refused: `'${tk.checker.typeToString(type)}' is a tagged member of a union; typia tags are supported on one string or number (or its array items)` };
+    return {
+      refused: `'${tk.checker.typeToString(type)}' is a tagged member of a union; typia tags are supported on one string or number (or its array items)`,
+    };
   }
   if (type.flags & (TypeFlags.StringLiteral | TypeFlags.NumberLiteral)) return 'enum';
   if (type.flags & TypeFlags.BooleanLiteral) return 'boolean';
@@ -167,18 +172,31 @@ function kindOf(tk: Toolkit, type: ts.Type): Kind | { refused: string } {
 }
 
 const kindNames: Readonly<Record<Kind, string>> = {
-  text: 'text', number: 'number', boolean: 'boolean', date: 'Date', json: 'JSON object', enum: 'literal', array: 'array',
+  text: 'text',
+  number: 'number',
+  boolean: 'boolean',
+  date: 'Date',
+  json: 'JSON object',
+  enum: 'literal',
+  array: 'array',
 };
 
 /** The conversion of one item type (a scalar parameter, or an array's element), its tags, or why it is refused. */
-function itemConversionOf(tk: Toolkit, parts: readonly ts.Type[], typeNode: ts.TypeNode | undefined, printed: string): { item: ItemConversion; tags?: readonly TypeTag[] } | { refused: string } {
+function itemConversionOf(
+  tk: Toolkit,
+  parts: readonly ts.Type[],
+  typeNode: ts.TypeNode | undefined,
+  printed: string,
+): { item: ItemConversion; tags?: readonly TypeTag[] } | { refused: string } {
   if (parts.length === 1) {
     const tagged = taggedOf(tk, parts[0]!);
     if (tagged !== undefined) {
       const base = kindOf(tk, tagged.base);
       if (base === 'text' || base === 'number') return { item: { kind: base }, tags: tagged.tags };
       if (base === 'json') return { item: { kind: 'json' } }; // tags of an object type: typia checks them with the type
-      return { refused: `'${printed}': typia tags are supported on string and number parameters (and items), not on ${tk.checker.typeToString(tagged.base)}` };
+      return {
+        refused: `'${printed}': typia tags are supported on string and number parameters (and items), not on ${tk.checker.typeToString(tagged.base)}`,
+      };
     }
   }
   const kinds = parts.map((part) => kindOf(tk, part));
@@ -194,11 +212,14 @@ function itemConversionOf(tk: Toolkit, parts: readonly ts.Type[], typeNode: ts.T
     if (kind === 'boolean' || kind === 'json' || parts.length === 1) return { item: { kind } };
   }
   if (distinct.length === 1 && distinct[0] === 'array') {
-    return { refused: `'${printed}' is an array of arrays, which repeated request text cannot express; repeat the key for one level (number[]), or send JSON and declare an object type` };
+    return {
+      refused: `'${printed}' is an array of arrays, which repeated request text cannot express; repeat the key for one level (number[]), or send JSON and declare an object type`,
+    };
   }
   const named = [...new Set((kinds as Kind[]).map((k) => kindNames[k]))];
   return {
-    refused: `'${printed}' mixes conversions (${named.join(', ')}), so Kiln cannot tell how to read the text; ` +
+    refused:
+      `'${printed}' mixes conversions (${named.join(', ')}), so Kiln cannot tell how to read the text; ` +
       'declare one of them (e.g. string) and convert in the handler, or a union of literals',
   };
 }
@@ -227,7 +248,8 @@ export function conversionOfType(tk: Toolkit, type: ts.Type, typeNode: ts.TypeNo
   if (type.flags & (TypeFlags.Any | TypeFlags.Unknown)) return { ok: true, conversion: { kind: 'raw' }, admitsUndefined: true };
   const { parts, admitsUndefined } = withoutAbsent(tk, type);
   const printed = tk.checker.typeToString(tk.checker.getNonNullableType(type));
-  if (parts.length === 0) return { ok: false, reason: `'${tk.checker.typeToString(type)}' has no value a request could give; declare string` };
+  if (parts.length === 0)
+    return { ok: false, reason: `'${tk.checker.typeToString(type)}' has no value a request could give; declare string` };
   const single = parts.length === 1 ? parts[0] : undefined;
   if (single !== undefined && tk.checker.isArrayType(single)) {
     const element = tk.checker.getTypeArguments(single as ts.TypeReference)[0];
@@ -249,7 +271,10 @@ export function conversionOfType(tk: Toolkit, type: ts.Type, typeNode: ts.TypeNo
   if (single !== undefined) {
     const tagged = taggedOf(tk, single);
     if (tagged !== undefined && tk.checker.isArrayType(tagged.base)) {
-      return { ok: false, reason: `'${printed}': typia tags on an array parameter (MinItems, MaxItems, UniqueItems) are not checked by Kiln; tag the items, or check the length in the handler` };
+      return {
+        ok: false,
+        reason: `'${printed}': typia tags on an array parameter (MinItems, MaxItems, UniqueItems) are not checked by Kiln; tag the items, or check the length in the handler`,
+      };
     }
   }
   const answer = itemConversionOf(tk, parts, typeNode, printed);

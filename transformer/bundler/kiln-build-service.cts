@@ -58,7 +58,11 @@ interface CompiledState {
   readonly typiaDiagnostics: ts.Diagnostic[];
 }
 
-type TypiaTransform = (program: ts.Program, options: unknown, extras: { addDiagnostic(diagnostic: ts.Diagnostic): number }) => ts.TransformerFactory<ts.SourceFile>;
+type TypiaTransform = (
+  program: ts.Program,
+  options: unknown,
+  extras: { addDiagnostic(diagnostic: ts.Diagnostic): number },
+) => ts.TransformerFactory<ts.SourceFile>;
 
 /**
  * Kiln's build for tools that compile one file at a time (esbuild, Vite, vitest, Node's module
@@ -99,14 +103,20 @@ export class KilnBuildService {
     this.#ts = loadFrom<typeof ts>(projectRequire, 'typescript') ?? (require('typescript') as typeof ts);
     const tsi = this.#ts;
 
-    const parsed = tsi.getParsedCommandLineOfConfigFile(tsconfig, {}, {
-      ...tsi.sys,
-      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-        throw new Error(`@kiln/core: cannot read ${tsconfig}: ${tsi.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`);
+    const parsed = tsi.getParsedCommandLineOfConfigFile(
+      tsconfig,
+      {},
+      {
+        ...tsi.sys,
+        onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+          throw new Error(`@kiln/core: cannot read ${tsconfig}: ${tsi.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`);
+        },
       },
-    })!;
+    )!;
     this.#configErrors = parsed.errors.map((d) => this.#message(d));
-    const kilnEntry = pluginEntries(parsed.options).find((entry) => typeof entry.transform === 'string' && kilnTransform.test(entry.transform));
+    const kilnEntry = pluginEntries(parsed.options).find(
+      (entry) => typeof entry.transform === 'string' && kilnTransform.test(entry.transform),
+    );
     // The tsconfig plugin entry's options (disable, bindingModule, typedResponses, ...), then the plugin's own.
     const { tsconfig: _tsconfig, ...pluginOptions } = options;
     const { transform: _transform, transformProgram: _transformProgram, ...entryOptions } = kilnEntry ?? {};
@@ -145,7 +155,6 @@ export class KilnBuildService {
    * typia's: the caller compiles it as usual.
    */
   transform(fileName: string, code: string): TransformedModule | undefined {
-    const tsi = this.#ts;
     if (!ownTypeScript.test(fileName) || declarationFile.test(fileName)) return undefined;
     // Cheap filter first: without a decorator or typia there is nothing to do and no program to build.
     const usesTypia = /['"]typia['"]/.test(code);
@@ -190,14 +199,28 @@ export class KilnBuildService {
       before.push(state.typia);
     }
     const typiaBefore = state.typiaDiagnostics.length;
-    const result = compiled.program.emit(sourceFile, (name: string, text: string) => {
-      if (/\.[cm]?js$/.test(name)) output = text;
-    }, undefined, false, { before });
+    const result = compiled.program.emit(
+      sourceFile,
+      (name: string, text: string) => {
+        if (/\.[cm]?js$/.test(name)) output = text;
+      },
+      undefined,
+      false,
+      { before },
+    );
     const emitted = [...result.diagnostics, ...state.typiaDiagnostics.slice(typiaBefore)];
     relocateValidatorDiagnostics(emitted, compiled.plans, state.source);
     const emitErrors = emitted.filter((d) => d.category === tsi.DiagnosticCategory.Error);
     if (emitErrors.length > 0 || output === undefined) {
-      return { code, map: undefined, errors: emitErrors.length > 0 ? emitErrors.map((d) => this.#message(d)) : [{ text: `@kiln/core: TypeScript emitted nothing for ${fileName}` }], watchFiles };
+      return {
+        code,
+        map: undefined,
+        errors:
+          emitErrors.length > 0
+            ? emitErrors.map((d) => this.#message(d))
+            : [{ text: `@kiln/core: TypeScript emitted nothing for ${fileName}` }],
+        watchFiles,
+      };
     }
     return { ...withSourceMap(output, fileName, code), errors: [], watchFiles };
   }
@@ -209,8 +232,11 @@ export class KilnBuildService {
    */
   #compile(fileName: string): CompiledState {
     const source = this.#service.getProgram()!;
-    const compile = (only?: ReadonlySet<string>): CompiledState =>
-      ({ source, compiled: compileProgram(this.#ts, source, this.#compilerHost, this.#config, only), typiaDiagnostics: [] });
+    const compile = (only?: ReadonlySet<string>): CompiledState => ({
+      source,
+      compiled: compileProgram(this.#ts, source, this.#compilerHost, this.#config, only),
+      typiaDiagnostics: [],
+    });
     this.#whole ??= compile();
     if (this.#whole.source === source) return this.#whole;
     if (this.#partial?.source !== source) this.#partial = { source, byFile: new Map() };
@@ -278,7 +304,10 @@ function loadFrom<T>(projectRequire: NodeRequire, name: string): T | undefined {
 function typiaTransformOf(projectRequire: NodeRequire): TypiaTransform {
   const loaded = loadFrom<{ default?: TypiaTransform; transform?: TypiaTransform }>(projectRequire, 'typia/lib/transform');
   const transform = loaded?.transform ?? loaded?.default;
-  if (transform === undefined) throw new Error("@kiln/core: tsconfig.json lists typia's transformer, but 'typia/lib/transform' cannot be loaded from the project: npm install typia");
+  if (transform === undefined)
+    throw new Error(
+      "@kiln/core: tsconfig.json lists typia's transformer, but 'typia/lib/transform' cannot be loaded from the project: npm install typia",
+    );
   return transform;
 }
 

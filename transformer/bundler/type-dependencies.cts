@@ -12,7 +12,7 @@ export function dependenciesOf(tsi: typeof ts, program: ts.Program, fileName: st
   const found = new Set<string>();
   const visit = (file: ts.SourceFile): void => {
     for (const statement of file.statements) {
-      const specifier = (tsi.isImportDeclaration(statement) || tsi.isExportDeclaration(statement)) ? statement.moduleSpecifier : undefined;
+      const specifier = tsi.isImportDeclaration(statement) || tsi.isExportDeclaration(statement) ? statement.moduleSpecifier : undefined;
       if (specifier === undefined || !tsi.isStringLiteral(specifier)) continue;
       const declaration = checker.getSymbolAtLocation(specifier)?.declarations?.find(tsi.isSourceFile);
       if (declaration === undefined || declaration.isDeclarationFile || program.isSourceFileFromExternalLibrary(declaration)) continue;

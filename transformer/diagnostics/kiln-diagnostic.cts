@@ -8,12 +8,7 @@ const codeOffset = 9000;
  * A Kiln build error on a node (or on no file), as a `ts.Diagnostic` that tspc prints with file:line:column
  * (`error TS9101: KILN101 ...`) and editors show with source `kiln`.
  */
-export function kilnDiagnostic(
-  tsi: typeof ts,
-  key: DiagnosticKey,
-  node: ts.Node | undefined,
-  message: string,
-): ts.Diagnostic {
+export function kilnDiagnostic(tsi: typeof ts, key: DiagnosticKey, node: ts.Node | undefined, message: string): ts.Diagnostic {
   const file = node?.getSourceFile();
   const start = node?.getStart(file);
   return {
@@ -40,7 +35,9 @@ export function isKilnDiagnostic(diagnostic: ts.Diagnostic): boolean {
 /** A Kiln build error about the project rather than a place in a file (an option, a file it writes). */
 export function kilnGlobalDiagnostic(tsi: typeof ts, key: DiagnosticKey, message: string): ts.Diagnostic {
   return {
-    file: undefined, start: undefined, length: undefined,
+    file: undefined,
+    start: undefined,
+    length: undefined,
     category: tsi.DiagnosticCategory.Error,
     code: codeOffset + diagnosticCodes[key].code,
     source: 'kiln',

@@ -89,11 +89,26 @@ function onlyNames(file: ts.SourceFile, diagnostic: ts.Diagnostic, referenced: R
   // "All imports in import declaration are unused" spans the whole declaration: look at its names.
   const names = /^import\s*(?:type\s*)?\{([^}]*)\}/.exec(text)?.[1];
   if (names === undefined) return false;
-  return names.split(',').map((n) => n.trim().split(/\s+as\s+/).pop()!).filter(Boolean).every((n) => referenced.has(n));
+  return names
+    .split(',')
+    .map(
+      (n) =>
+        n
+          .trim()
+          .split(/\s+as\s+/)
+          .pop()!,
+    )
+    .filter(Boolean)
+    .every((n) => referenced.has(n));
 }
 
 /** The first non-Kiln decorator of the parameter whose decorator starts at `start`. */
-function foreignDecoratorBeside(tsi: typeof ts, file: ts.SourceFile, start: number, isKiln: (position: number) => boolean): ts.Decorator | undefined {
+function foreignDecoratorBeside(
+  tsi: typeof ts,
+  file: ts.SourceFile,
+  start: number,
+  isKiln: (position: number) => boolean,
+): ts.Decorator | undefined {
   let parameter: ts.ParameterDeclaration | undefined;
   const visit = (node: ts.Node): void => {
     if (parameter !== undefined || start < node.pos || start >= node.end) return;

@@ -33,23 +33,35 @@ class ValueLists {
 function readExpression(parameter: ParameterModel): string {
   const key = quote(parameter.key);
   switch (parameter.source) {
-    case 'param': return `req.params[${key}]`;
-    case 'query': return `req.query[${key}]`;
-    case 'header': return `req.headers.get(${key})`;
-    case 'body': return parameter.key === '' ? 'body' : `${helpers}.bodyField(body, ${key})`;
-    case 'request': return parameter.key === '' ? 'req' : `req[${key}]`;
-    case 'inject': return `injected[${parameter.key}]`;
+    case 'param':
+      return `req.params[${key}]`;
+    case 'query':
+      return `req.query[${key}]`;
+    case 'header':
+      return `req.headers.get(${key})`;
+    case 'body':
+      return parameter.key === '' ? 'body' : `${helpers}.bodyField(body, ${key})`;
+    case 'request':
+      return parameter.key === '' ? 'req' : `req[${key}]`;
+    case 'inject':
+      return `injected[${parameter.key}]`;
   }
 }
 
 function itemArrayExpression(item: ItemConversion, list: string, key: string, values: ValueLists): string {
   switch (item.kind) {
-    case 'text': return list;
-    case 'boolean': return `${helpers}.toBooleanArray(${list})`;
-    case 'number': return `${helpers}.toNumberArray(${list}, ${key}, strict)`;
-    case 'date': return `${helpers}.toDateArray(${list}, ${key}, strict)`;
-    case 'json': return `${helpers}.toJsonArray(${list}, ${key}, strict)`;
-    case 'enum': return `${helpers}.toEnumArray(${list}, ${key}, strict, ${values.nameOf(item.values)})`;
+    case 'text':
+      return list;
+    case 'boolean':
+      return `${helpers}.toBooleanArray(${list})`;
+    case 'number':
+      return `${helpers}.toNumberArray(${list}, ${key}, strict)`;
+    case 'date':
+      return `${helpers}.toDateArray(${list}, ${key}, strict)`;
+    case 'json':
+      return `${helpers}.toJsonArray(${list}, ${key}, strict)`;
+    case 'enum':
+      return `${helpers}.toEnumArray(${list}, ${key}, strict, ${values.nameOf(item.values)})`;
   }
 }
 
@@ -59,19 +71,38 @@ function convertExpression(parameter: ParameterModel, conversion: Conversion, va
   const key = quote(parameter.key);
   let read = readExpression(parameter);
   if (parameter.required) {
-    read = parameter.source === 'body' && parameter.key === '' ? `${helpers}.requiredBody(body, strict)` : `${helpers}.required(${read}, ${key}, strict)`;
+    read =
+      parameter.source === 'body' && parameter.key === ''
+        ? `${helpers}.requiredBody(body, strict)`
+        : `${helpers}.required(${read}, ${key}, strict)`;
   }
   if (parameter.bodyScalar !== undefined) return bodyScalarExpression(parameter.bodyScalar, read, key, values);
-  if (parameter.check !== undefined) return checkedExpression(parameter, parameter.check, conversion, read, key, validators.nameOf(parameter.check.typeQuery, parameter.check.site));
+  if (parameter.check !== undefined)
+    return checkedExpression(
+      parameter,
+      parameter.check,
+      conversion,
+      read,
+      key,
+      validators.nameOf(parameter.check.typeQuery, parameter.check.site),
+    );
   switch (conversion.kind) {
-    case 'raw': return parameter.source === 'header' ? `${helpers}.toText(${read})` : read;
-    case 'text': return parameter.source === 'param' ? read : `${helpers}.toText(${read})`;
-    case 'boolean': return `${helpers}.toBoolean(${read})`;
-    case 'number': return `${helpers}.toNumber(${read}, ${key}, strict)`;
-    case 'date': return `${helpers}.toDate(${read}, ${key}, strict)`;
-    case 'json': return `${helpers}.toJson(${read}, ${key}, strict)`;
-    case 'enum': return `${helpers}.toEnum(${read}, ${key}, strict, ${values.nameOf(conversion.values)})`;
-    case 'array': return itemArrayExpression(conversion.item, listExpression(parameter, read), key, values);
+    case 'raw':
+      return parameter.source === 'header' ? `${helpers}.toText(${read})` : read;
+    case 'text':
+      return parameter.source === 'param' ? read : `${helpers}.toText(${read})`;
+    case 'boolean':
+      return `${helpers}.toBoolean(${read})`;
+    case 'number':
+      return `${helpers}.toNumber(${read}, ${key}, strict)`;
+    case 'date':
+      return `${helpers}.toDate(${read}, ${key}, strict)`;
+    case 'json':
+      return `${helpers}.toJson(${read}, ${key}, strict)`;
+    case 'enum':
+      return `${helpers}.toEnum(${read}, ${key}, strict, ${values.nameOf(conversion.values)})`;
+    case 'array':
+      return itemArrayExpression(conversion.item, listExpression(parameter, read), key, values);
   }
 }
 
@@ -80,7 +111,14 @@ function convertExpression(parameter: ParameterModel, conversion: Conversion, va
  * validator under strictValidation; an object (or object items) JSON-parsed, then checked in both
  * modes. Only these parameters call these helpers: every other binding is written as before.
  */
-function checkedExpression(parameter: ParameterModel, check: ParameterCheck, conversion: Conversion, read: string, key: string, validator: string): string {
+function checkedExpression(
+  parameter: ParameterModel,
+  check: ParameterCheck,
+  conversion: Conversion,
+  read: string,
+  key: string,
+  validator: string,
+): string {
   const item = conversion.kind === 'array' ? conversion.item : conversion;
   if (check.kind === 'type') {
     if (conversion.kind !== 'array') return `${helpers}.toCheckedJson(${read}, ${key}, strict, ${validator})`;
@@ -94,10 +132,14 @@ function checkedExpression(parameter: ParameterModel, check: ParameterCheck, con
 /** A scalar `@Body` field checked by Kiln's own rules (src/binding/body-scalar.ts); `''` names the whole body. */
 function bodyScalarExpression(item: ItemConversion, read: string, key: string, values: ValueLists): string {
   switch (item.kind) {
-    case 'number': return `${helpers}.bodyNumber(req, ${read}, ${key}, strict)`;
-    case 'boolean': return `${helpers}.bodyBoolean(req, ${read}, ${key}, strict)`;
-    case 'enum': return `${helpers}.bodyEnum(req, ${read}, ${key}, strict, ${values.nameOf(item.values)})`;
-    default: return `${helpers}.bodyText(req, ${read}, ${key}, strict)`;
+    case 'number':
+      return `${helpers}.bodyNumber(req, ${read}, ${key}, strict)`;
+    case 'boolean':
+      return `${helpers}.bodyBoolean(req, ${read}, ${key}, strict)`;
+    case 'enum':
+      return `${helpers}.bodyEnum(req, ${read}, ${key}, strict, ${values.nameOf(item.values)})`;
+    default:
+      return `${helpers}.bodyText(req, ${read}, ${key}, strict)`;
   }
 }
 
@@ -106,9 +148,14 @@ function listExpression(parameter: ParameterModel, read: string): string {
 }
 
 function describeParameter(parameter: ParameterModel): string {
-  const from = parameter.source === 'request' ? (parameter.key === '' ? '@Req()' : `request.${parameter.key}`)
-    : parameter.source === 'inject' ? 'injected at start-up'
-    : `${parameter.source}${parameter.key === '' ? '' : ` '${parameter.key}'`}`;
+  const from =
+    parameter.source === 'request'
+      ? parameter.key === ''
+        ? '@Req()'
+        : `request.${parameter.key}`
+      : parameter.source === 'inject'
+        ? 'injected at start-up'
+        : `${parameter.source}${parameter.key === '' ? '' : ` '${parameter.key}'`}`;
   return `${parameter.parameterName}: ${parameter.typeText} ← ${from}`.replace(/\*\//g, '* /');
 }
 
@@ -125,18 +172,24 @@ function binderSource(method: MethodModel, name: string, file: FileModel, values
   const readsBody = method.parameters.some((p) => p?.source === 'body');
   // Injected values are resolved once at start-up; the runtime passes the same array on every request.
   const injected = method.parameters.some((p) => p?.source === 'inject') ? ', injected: readonly unknown[]' : '';
-  const title = method.kind === 'route'
-    ? `${method.routes.map((r) => `${r.method} ${r.path ?? '(path known at run time)'}`).join(', ')} → ${method.className}.${method.methodName}`
-    : `middleware ${method.className}.use`;
+  const title =
+    method.kind === 'route'
+      ? `${method.routes.map((r) => `${r.method} ${r.path ?? '(path known at run time)'}`).join(', ')} → ${method.className}.${method.methodName}`
+      : `middleware ${method.className}.use`;
   const lines = [`/** ${title} (${file.displayName}:${method.line}) */`];
-  lines.push(readsBody
-    ? `async function ${name}(req: ${helpers}.KilnRequest, strict: boolean${injected}): Promise<unknown[]> {`
-    : `function ${name}(req: ${helpers}.KilnRequest, strict: boolean${injected}): unknown[] {`);
+  lines.push(
+    readsBody
+      ? `async function ${name}(req: ${helpers}.KilnRequest, strict: boolean${injected}): Promise<unknown[]> {`
+      : `function ${name}(req: ${helpers}.KilnRequest, strict: boolean${injected}): unknown[] {`,
+  );
   if (readsBody) lines.push(`  const body = await ${helpers}.readBody(req, strict);`);
   lines.push(...validators.open(method));
   for (const parameter of method.parameters) {
     if (parameter === undefined) lines.push('    undefined, // not bound: see the KILN error reported for this parameter');
-    else lines.push(`    ${validators.wrap(parameter, convertExpression(parameter, parameter.conversion, values, validators))}, // ${describeParameter(parameter)}`);
+    else
+      lines.push(
+        `    ${validators.wrap(parameter, convertExpression(parameter, parameter.conversion, values, validators))}, // ${describeParameter(parameter)}`,
+      );
   }
   lines.push(validators.close(), '}');
   return lines.join('\n');
@@ -175,8 +228,15 @@ export function emitFileCode(file: FileModel, bindingModule: string, commonJs: b
   }
   const dependencies = emitDependencyLists(file.injections, helpers, file.displayName, taken);
   functions.push(...dependencies.functions);
-  const importLine = commonJs ? `import ${helpers} = require(${quote(bindingModule)});` : `import * as ${helpers} from ${quote(bindingModule)};`;
-  const kept = [helpers, ...file.references, ...[...binders.values()].filter((name) => name !== noParametersBinder), ...dependencies.names.values()];
+  const importLine = commonJs
+    ? `import ${helpers} = require(${quote(bindingModule)});`
+    : `import * as ${helpers} from ${quote(bindingModule)};`;
+  const kept = [
+    helpers,
+    ...file.references,
+    ...[...binders.values()].filter((name) => name !== noParametersBinder),
+    ...dependencies.names.values(),
+  ];
   const text = [
     '',
     '// ---- generated by @kiln/core/transformer: parameter binders (README: What the transformer writes) ----',

@@ -40,20 +40,26 @@ export function emitTransformer(tsi: typeof ts, plans: ReadonlyMap<string, EmitP
         const binder = plan.binders.get(node.name.getEnd());
         const serializer = plan.serializers?.get(node.name.getEnd());
         if (binder === undefined && serializer === undefined) return node;
-        const call = (helper: string, name: string) => factory.createDecorator(
-          factory.createCallExpression(
-            factory.createPropertyAccessExpression(factory.createIdentifier(helpers), helper),
-            undefined,
-            [binderReference(factory, name)],
-          ),
-        );
+        const call = (helper: string, name: string) =>
+          factory.createDecorator(
+            factory.createCallExpression(factory.createPropertyAccessExpression(factory.createIdentifier(helpers), helper), undefined, [
+              binderReference(factory, name),
+            ]),
+          );
         const added = [
           ...(binder === undefined ? [] : [call('compiledBinder', binder)]),
           ...(serializer === undefined ? [] : [call('compiledSerializer', serializer)]),
         ];
         return factory.updateMethodDeclaration(
-          node, [...added, ...(node.modifiers ?? [])], node.asteriskToken, node.name,
-          node.questionToken, node.typeParameters, node.parameters, node.type, node.body,
+          node,
+          [...added, ...(node.modifiers ?? [])],
+          node.asteriskToken,
+          node.name,
+          node.questionToken,
+          node.typeParameters,
+          node.parameters,
+          node.type,
+          node.body,
         );
       }
       return tsi.visitEachChild(node, visitor, context);
@@ -87,7 +93,9 @@ export function emitTransformer(tsi: typeof ts, plans: ReadonlyMap<string, EmitP
  */
 function withInjectionPlan(tsi: typeof ts, factory: ts.NodeFactory, node: ts.ClassDeclaration, list: string): ts.ClassDeclaration {
   const decorator = factory.createDecorator(
-    factory.createCallExpression(factory.createPropertyAccessExpression(factory.createIdentifier(helpers), 'injectionPlan'), undefined, [factory.createIdentifier(list)]),
+    factory.createCallExpression(factory.createPropertyAccessExpression(factory.createIdentifier(helpers), 'injectionPlan'), undefined, [
+      factory.createIdentifier(list),
+    ]),
   );
   const modifiers = [...(node.modifiers ?? [])];
   const firstDecorator = modifiers.findIndex((modifier) => tsi.isDecorator(modifier));
@@ -104,5 +112,8 @@ function isPreamble(tsi: typeof ts, statement: ts.Statement): boolean {
 /** `kiln$bind_X_y`, or `kiln$b.noParameters` as a property access. */
 function binderReference(factory: ts.NodeFactory, binder: string): ts.Expression {
   const [first, ...rest] = binder.split('.');
-  return rest.reduce<ts.Expression>((expression, name) => factory.createPropertyAccessExpression(expression, name), factory.createIdentifier(first!));
+  return rest.reduce<ts.Expression>(
+    (expression, name) => factory.createPropertyAccessExpression(expression, name),
+    factory.createIdentifier(first!),
+  );
 }

@@ -29,7 +29,9 @@ export function emitDependencyLists(
     for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
     taken.add(name);
     names.set(model.classKey, name);
-    const handlers = Object.entries(model.handlers).map(([handler, list]) => `      ${JSON.stringify(handler)}: ${listLiteral(list, '      ')},`);
+    const handlers = Object.entries(model.handlers).map(
+      ([handler, list]) => `      ${JSON.stringify(handler)}: ${listLiteral(list, '      ')},`,
+    );
     return [
       `/** dependencies of ${model.className} (${displayName}:${model.line}) */`,
       `function ${name}(): ${helpers}.DependencyPlan {`,

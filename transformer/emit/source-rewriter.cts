@@ -4,7 +4,11 @@
  * original character. Every original position stays where it was, so type errors and source
  * maps point at the user's real line and column.
  */
-export function rewriteSource(text: string, ranges: readonly { readonly start: number; readonly end: number }[], generated: string): string {
+export function rewriteSource(
+  text: string,
+  ranges: readonly { readonly start: number; readonly end: number }[],
+  generated: string,
+): string {
   const sorted = [...ranges].sort((a, b) => a.start - b.start);
   let result = '';
   let at = 0;

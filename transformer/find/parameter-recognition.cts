@@ -26,14 +26,19 @@ const sources: ReadonlySet<string> = new Set(['body', 'param', 'query', 'header'
  * whose phantom brand carries the source and the name as literal types. Recognising by type
  * rather than by name makes aliases, re-exports and custom decorators from other files work.
  */
-export function recogniseBinding(tk: Toolkit, decorator: ts.Decorator): RecognisedBinding | 'uncalled' | 'uncalled-with-arguments' | undefined {
+export function recogniseBinding(
+  tk: Toolkit,
+  decorator: ts.Decorator,
+): RecognisedBinding | 'uncalled' | 'uncalled-with-arguments' | undefined {
   const type = tk.checker.getTypeAtLocation(decorator.expression);
   const brandSymbol = type.getProperty(brand);
   if (brandSymbol === undefined) {
     // `@Ip` instead of `@Ip()`: a function that would return a binding.
     const factories = type.getCallSignatures().filter((signature) => signature.getReturnType().getProperty(brand) !== undefined);
     if (factories.length === 0) return undefined;
-    return factories.some((signature) => signature.getParameters().length === 0 || signature.getDeclaration()?.parameters[0]?.questionToken) ? 'uncalled' : 'uncalled-with-arguments';
+    return factories.some((signature) => signature.getParameters().length === 0 || signature.getDeclaration()?.parameters[0]?.questionToken)
+      ? 'uncalled'
+      : 'uncalled-with-arguments';
   }
   const brandType = tk.checker.getTypeOfSymbolAtLocation(brandSymbol, decorator.expression);
   const sourceSymbol = brandType.getProperty('source');

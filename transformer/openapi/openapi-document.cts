@@ -32,7 +32,11 @@ function tagOf(className: string): string {
 function bodyContent(schema: JsonSchema | PendingSchema, type: ts.Type, tk: Toolkit): Record<string, { schema: unknown }> {
   const { TypeFlags } = tk.ts;
   if (type.flags & (TypeFlags.Any | TypeFlags.Unknown)) {
-    return { 'application/json': { schema: {} }, 'application/x-www-form-urlencoded': { schema: { type: 'object' } }, 'text/plain': { schema: { type: 'string' } } };
+    return {
+      'application/json': { schema: {} },
+      'application/x-www-form-urlencoded': { schema: { type: 'object' } },
+      'text/plain': { schema: { type: 'string' } },
+    };
   }
   if (tk.checker.getNonNullableType(type).flags & TypeFlags.StringLike) return { 'application/json': { schema }, 'text/plain': { schema } };
   return { 'application/json': { schema } };
@@ -59,14 +63,28 @@ export function buildOpenApiDocument(
   for (const source of findOperationSources(tk, program)) {
     const where = `${source.className}.${source.methodName}`;
     if (source.path === undefined) {
-      diagnostics.push(kilnDiagnostic(tk.ts, 'openApiPathUnknown', source.decorator, `the path of ${source.method} route ${where} is not known at build time, so the OpenAPI document cannot describe it; write the controller's and the route's paths as string literals or consts`));
+      diagnostics.push(
+        kilnDiagnostic(
+          tk.ts,
+          'openApiPathUnknown',
+          source.decorator,
+          `the path of ${source.method} route ${where} is not known at build time, so the OpenAPI document cannot describe it; write the controller's and the route's paths as string literals or consts`,
+        ),
+      );
       continue;
     }
     const doc = readDocComment(tk.ts, source.declaration);
     const operationId = doc.operationId ?? (source.routeIndex === 0 ? where : `${where}_${source.routeIndex + 1}`);
     const first = operationIds.get(operationId);
     if (first !== undefined) {
-      diagnostics.push(kilnDiagnostic(tk.ts, 'duplicateOperationId', source.declaration.name, `operationId '${operationId}' of ${source.method} ${source.path} is already used by ${first.method} ${first.path} (${first.declaration.getSourceFile().fileName.replace(/^.*[\\/]/, '')}); rename one class or method, or give one an @operationId tag in its JSDoc`));
+      diagnostics.push(
+        kilnDiagnostic(
+          tk.ts,
+          'duplicateOperationId',
+          source.declaration.name,
+          `operationId '${operationId}' of ${source.method} ${source.path} is already used by ${first.method} ${first.path} (${first.declaration.getSourceFile().fileName.replace(/^.*[\\/]/, '')}); rename one class or method, or give one an @operationId tag in its JSDoc`,
+        ),
+      );
       continue;
     }
     operationIds.set(operationId, source);
@@ -108,7 +126,14 @@ export function buildOpenApiDocument(
           const any = !!(type.flags & (tk.ts.TypeFlags.Any | tk.ts.TypeFlags.Unknown));
           const schema = any ? {} : schemas.add(nonNull);
           if (isUndescribable(schema)) {
-            diagnostics.push(kilnDiagnostic(tk.ts, 'openApiTypeNotDescribable', node.type ?? node, `the body type of ${where} cannot be described in JSON schema: ${schema.problems.join('; ')}`));
+            diagnostics.push(
+              kilnDiagnostic(
+                tk.ts,
+                'openApiTypeNotDescribable',
+                node.type ?? node,
+                `the body type of ${where} cannot be described in JSON schema: ${schema.problems.join('; ')}`,
+              ),
+            );
             continue;
           }
           if (parameter.key === '') wholeBody = { required: parameter.required, content: bodyContent(schema, type, tk) };
@@ -121,7 +146,14 @@ export function buildOpenApiDocument(
         const object = parameterObject(tk, schemas, parameter, node, description);
         if (object === undefined) continue;
         if (isUndescribable(object)) {
-          diagnostics.push(kilnDiagnostic(tk.ts, 'openApiTypeNotDescribable', node.type ?? node, `parameter '${parameter.parameterName}' of ${where} cannot be described in JSON schema: ${object.problems.join('; ')}`));
+          diagnostics.push(
+            kilnDiagnostic(
+              tk.ts,
+              'openApiTypeNotDescribable',
+              node.type ?? node,
+              `parameter '${parameter.parameterName}' of ${where} cannot be described in JSON schema: ${object.problems.join('; ')}`,
+            ),
+          );
           continue;
         }
         if (!parameters.some((p) => p.in === object.in && p.name.toLowerCase() === object.name.toLowerCase())) parameters.push(object);
@@ -131,27 +163,50 @@ export function buildOpenApiDocument(
     if (wholeBody !== undefined) operation.requestBody = wholeBody;
     else if (Object.keys(bodyProperties).length > 0) {
       const schema = { type: 'object', properties: bodyProperties, ...(bodyRequired.length > 0 ? { required: bodyRequired } : {}) };
-      operation.requestBody = { required: bodyRequired.length > 0, content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } } };
+      operation.requestBody = {
+        required: bodyRequired.length > 0,
+        content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
+      };
     }
 
     // Responses: the handler's own, the ones its JSDoc and middlewares declare, then Kiln's.
     const success = successResponses(tk, schemas, source.declaration, source.status, doc.produces);
     if (success.problems.length > 0) {
-      diagnostics.push(kilnDiagnostic(tk.ts, 'openApiNotJson', source.declaration.name, `${where} returns '${success.typeText}', which JSON cannot describe: ${success.problems.join('; ')}. Return JSON data, or a Response (described as any content; a @produces <media-type> JSDoc tag names its type)`));
+      diagnostics.push(
+        kilnDiagnostic(
+          tk.ts,
+          'openApiNotJson',
+          source.declaration.name,
+          `${where} returns '${success.typeText}', which JSON cannot describe: ${success.problems.join('; ')}. Return JSON data, or a Response (described as any content; a @produces <media-type> JSDoc tag names its type)`,
+        ),
+      );
     }
     const responses: Record<string, ResponseObject> = { ...success.responses };
     for (const declared of [...doc.responses, ...middlewareResponses]) {
-      responses[declared.status] ??= Number(declared.status) >= 400 ? errorResponse(declared.status, declared.description) : { description: declared.description || 'Success' };
+      responses[declared.status] ??=
+        Number(declared.status) >= 400
+          ? errorResponse(declared.status, declared.description)
+          : { description: declared.description || 'Success' };
     }
-    if (canFail) responses['400'] ??= errorResponse('400', 'Bad Request: a parameter or the body failed conversion or validation (answered when the server runs with strictValidation)');
+    if (canFail)
+      responses['400'] ??= errorResponse(
+        '400',
+        'Bad Request: a parameter or the body failed conversion or validation (answered when the server runs with strictValidation)',
+      );
     if (hasBody) {
-      responses['413'] ??= errorResponse('413', 'Payload Too Large: the body is larger than the server\'s maxBodySize');
+      responses['413'] ??= errorResponse('413', "Payload Too Large: the body is larger than the server's maxBodySize");
       responses['415'] ??= errorResponse('415', 'Unsupported Media Type: the body is not JSON, a urlencoded form or text');
     }
     // Written in reading order: what it is, what it takes, what it answers.
     const { operationId: id, tags: operationTags, summary, description, deprecated, parameters: inputs, requestBody } = operation;
     (paths[openApiPath(source.path)] ??= {})[source.method.toLowerCase()] = {
-      operationId: id, tags: operationTags, summary, description, deprecated, parameters: inputs, requestBody,
+      operationId: id,
+      tags: operationTags,
+      summary,
+      description,
+      deprecated,
+      parameters: inputs,
+      requestBody,
       responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))),
     };
   }
@@ -160,7 +215,9 @@ export function buildOpenApiDocument(
   try {
     written = schemas.write();
   } catch (error) {
-    diagnostics.push(kilnGlobalDiagnostic(tk.ts, 'openApiNotWritten', `the OpenAPI document could not be written: ${(error as Error).message}`));
+    diagnostics.push(
+      kilnGlobalDiagnostic(tk.ts, 'openApiNotWritten', `the OpenAPI document could not be written: ${(error as Error).message}`),
+    );
     written = { schemas: [], components: {} };
   }
   const resolved = resolvePending(paths, written.schemas);
@@ -185,7 +242,11 @@ function resolvePending<T>(value: T, schemas: readonly JsonSchema[]): T {
   }
   if (Array.isArray(value)) return value.map((item) => resolvePending(item, schemas)) as T;
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, resolvePending(v, schemas)])) as T;
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, resolvePending(v, schemas)]),
+    ) as T;
   }
   return value;
 }

@@ -28,7 +28,10 @@ function infoOf(options: OpenApiOptions, projectDir: string): OpenApiInfo {
   if (options.info !== undefined) return options.info;
   try {
     const manifest = JSON.parse(readFileSync(resolve(projectDir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
-    return { title: typeof manifest.name === 'string' ? manifest.name : 'API', version: typeof manifest.version === 'string' ? manifest.version : '0.0.0' };
+    return {
+      title: typeof manifest.name === 'string' ? manifest.name : 'API',
+      version: typeof manifest.version === 'string' ? manifest.version : '0.0.0',
+    };
   } catch {
     return { title: 'API', version: '0.0.0' };
   }
@@ -41,7 +44,10 @@ function infoOf(options: OpenApiOptions, projectDir: string): OpenApiInfo {
 export function generateOpenApi(tk: Toolkit, model: ProgramModel, options: unknown, projectDir: string): OpenApiGeneration {
   const given = options as Partial<OpenApiOptions> | null;
   if (typeof given !== 'object' || given === null || typeof given.output !== 'string' || given.output === '') {
-    return problem(tk, 'the openapi option needs an output file, e.g. "openapi": { "output": "openapi.json", "info": { "title": "Bookshop", "version": "1.0.0" } }');
+    return problem(
+      tk,
+      'the openapi option needs an output file, e.g. "openapi": { "output": "openapi.json", "info": { "title": "Bookshop", "version": "1.0.0" } }',
+    );
   }
   if (given.info !== undefined && (typeof given.info?.title !== 'string' || typeof given.info?.version !== 'string')) {
     return problem(tk, 'openapi.info needs a string title and a string version, e.g. { "title": "Bookshop", "version": "1.0.0" }');
@@ -50,7 +56,7 @@ export function generateOpenApi(tk: Toolkit, model: ProgramModel, options: unkno
     return problem(tk, 'openapi.servers must be a list of { "url": "..." }');
   }
   const typia = loadTypiaCore(projectDir);
-  if (typia === undefined) return problem(tk, 'the OpenAPI document\'s schemas are written by typia: npm install --save-dev typia');
+  if (typia === undefined) return problem(tk, "the OpenAPI document's schemas are written by typia: npm install --save-dev typia");
 
   const head = { info: infoOf(given as OpenApiOptions, projectDir), ...(given.servers === undefined ? {} : { servers: given.servers }) };
   const { document, diagnostics } = buildOpenApiDocument(tk, model, typia, head);
@@ -71,7 +77,14 @@ export function generateOpenApi(tk: Toolkit, model: ProgramModel, options: unkno
       renameSync(partial, outputFile);
     }
   } catch (error) {
-    return { document, outputFile, diagnostics: [...diagnostics, kilnGlobalDiagnostic(tk.ts, 'openApiNotWritten', `writing ${outputFile} failed: ${(error as Error).message}`)] };
+    return {
+      document,
+      outputFile,
+      diagnostics: [
+        ...diagnostics,
+        kilnGlobalDiagnostic(tk.ts, 'openApiNotWritten', `writing ${outputFile} failed: ${(error as Error).message}`),
+      ],
+    };
   }
   return { document, outputFile, diagnostics };
 }

@@ -71,7 +71,8 @@ export function findOperationSources(tk: Toolkit, program: ProgramModel): Operat
   for (const file of program.files.values()) {
     for (const method of file.methods) models.set(`${file.fileName}:${method.nameEnd}`, method);
   }
-  const modelOf = (method: ts.MethodDeclaration): MethodModel | undefined => models.get(`${method.getSourceFile().fileName}:${method.name.getEnd()}`);
+  const modelOf = (method: ts.MethodDeclaration): MethodModel | undefined =>
+    models.get(`${method.getSourceFile().fileName}:${method.name.getEnd()}`);
   const middlewaresOf = (args: readonly ts.Expression[]): MiddlewareSource[] =>
     args.flatMap((argument) => {
       const use = middlewareUse(tk, argument);

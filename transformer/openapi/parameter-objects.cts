@@ -37,7 +37,9 @@ function itemSchema(tk: Toolkit, schemas: TypeSchemas, item: ItemConversion, typ
     case 'number':
     case 'text':
       // typia tags become JSON-schema keywords (`minimum`, `format`, `type: integer`...).
-      return isTagged(tk, withoutAbsent(tk, type)) ? schemas.add(withoutAbsent(tk, type)) : { type: item.kind === 'number' ? 'number' : 'string' };
+      return isTagged(tk, withoutAbsent(tk, type))
+        ? schemas.add(withoutAbsent(tk, type))
+        : { type: item.kind === 'number' ? 'number' : 'string' };
   }
 }
 
@@ -53,7 +55,7 @@ function defaultValue(tk: Toolkit, initializer: ts.Expression | undefined): { va
 
 function itemTypeOf(tk: Toolkit, type: ts.Type): ts.Type {
   const array = withoutAbsent(tk, type);
-  return tk.checker.isArrayType(array) ? tk.checker.getTypeArguments(array as ts.TypeReference)[0] ?? array : array;
+  return tk.checker.isArrayType(array) ? (tk.checker.getTypeArguments(array as ts.TypeReference)[0] ?? array) : array;
 }
 
 /**
@@ -99,5 +101,12 @@ export function canFailConversion(model: ParameterModel): boolean {
   if (model.source === 'body') return true;
   if (model.required) return true;
   const item = model.conversion.kind === 'array' ? model.conversion.item : model.conversion;
-  return item.kind === 'number' || item.kind === 'date' || item.kind === 'json' || item.kind === 'enum' || model.validation !== undefined || model.check !== undefined;
+  return (
+    item.kind === 'number' ||
+    item.kind === 'date' ||
+    item.kind === 'json' ||
+    item.kind === 'enum' ||
+    model.validation !== undefined ||
+    model.check !== undefined
+  );
 }

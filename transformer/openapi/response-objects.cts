@@ -14,16 +14,30 @@ export const errorBodySchema: JsonSchema = {
   properties: {
     error: { type: 'string', description: 'The reason phrase of the status, e.g. "Bad Request".' },
     message: { type: 'string' },
-    data: { description: 'The data of the HttpError, when it carries some (for a body that failed validation: { errors: [{ path, expected, value? }] }).' },
+    data: {
+      description:
+        'The data of the HttpError, when it carries some (for a body that failed validation: { errors: [{ path, expected, value? }] }).',
+    },
   },
   required: ['error', 'message'],
   additionalProperties: false,
 };
 
 const reasonPhrases: Readonly<Record<string, string>> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
-  404: 'Not Found', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
-  429: 'Too Many Requests', 500: 'Internal Server Error',
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
 };
 
 /** A response answered with Kiln's error body. */
@@ -50,7 +64,7 @@ function notJson(tk: Toolkit, type: ts.Type): string | undefined {
 
 /** `never[]`: what `return []` infers to, an array that is always empty. */
 function isEmptyArray(tk: Toolkit, type: ts.Type): boolean {
-  return tk.checker.isArrayType(type) && !!(tk.checker.getTypeArguments(type as ts.TypeReference)[0]?.flags! & tk.ts.TypeFlags.Never);
+  return tk.checker.isArrayType(type) && !!((tk.checker.getTypeArguments(type as ts.TypeReference)[0]?.flags ?? 0) & tk.ts.TypeFlags.Never);
 }
 
 export interface SuccessResponses {
@@ -65,7 +79,13 @@ export interface SuccessResponses {
  * type, 204 (or the `@HttpStatus`) without content when it returns nothing, and a `Response`
  * return as any content (or the media type of the handler's `@produces` tag).
  */
-export function successResponses(tk: Toolkit, schemas: TypeSchemas, declaration: ts.MethodDeclaration, status: number | undefined, produces: string | undefined): SuccessResponses {
+export function successResponses(
+  tk: Toolkit,
+  schemas: TypeSchemas,
+  declaration: ts.MethodDeclaration,
+  status: number | undefined,
+  produces: string | undefined,
+): SuccessResponses {
   const { TypeFlags } = tk.ts;
   const signature = tk.checker.getSignatureFromDeclaration(declaration);
   const returned = signature === undefined ? tk.checker.getAnyType() : signature.getReturnType();
@@ -88,19 +108,27 @@ export function successResponses(tk: Toolkit, schemas: TypeSchemas, declaration:
     else {
       // The whole type when nothing was taken out of it; otherwise each JSON member on its own.
       const whole = json.length === parts.length ? awaited : json.length === 1 ? json[0]! : undefined;
-      const added = (whole === undefined ? json : [whole]).map((t) => (isEmptyArray(tk, t) ? { type: 'array', maxItems: 0 } : schemas.add(t)));
+      const added = (whole === undefined ? json : [whole]).map((t) =>
+        isEmptyArray(tk, t) ? { type: 'array', maxItems: 0 } : schemas.add(t),
+      );
       for (const answer of added) if (isUndescribable(answer)) problems.push(...answer.problems);
-      if (problems.length === 0) schema = added.length === 1 ? added[0] as JsonSchema | PendingSchema : { oneOf: added };
+      if (problems.length === 0) schema = added.length === 1 ? (added[0] as JsonSchema | PendingSchema) : { oneOf: added };
     }
-    if (schema !== undefined) responses[dataStatus] = { description: reasonPhrases[dataStatus] ?? 'Success', content: { 'application/json': { schema } } };
+    if (schema !== undefined)
+      responses[dataStatus] = { description: reasonPhrases[dataStatus] ?? 'Success', content: { 'application/json': { schema } } };
   }
   if (webResponses.length > 0) {
     // A Response is sent as it is: its status and body are the handler's own.
     const content = { [produces ?? '*/*']: {} };
     const existing = responses[dataStatus];
-    responses[dataStatus] = existing === undefined
-      ? { description: produces === undefined ? 'A Response built by the handler (any content)' : reasonPhrases[dataStatus] ?? 'Success', content }
-      : { ...existing, content: { ...existing.content, ...content } };
+    responses[dataStatus] =
+      existing === undefined
+        ? {
+            description:
+              produces === undefined ? 'A Response built by the handler (any content)' : (reasonPhrases[dataStatus] ?? 'Success'),
+            content,
+          }
+        : { ...existing, content: { ...existing.content, ...content } };
   }
   if (empty || present.length === 0) {
     const emptyStatus = String(status ?? 204);

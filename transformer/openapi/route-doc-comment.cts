@@ -54,7 +54,9 @@ export function readDocComment(tsi: typeof ts, node: ts.Node): RouteDocComment {
   return {
     ...(summary === undefined ? {} : { summary }),
     ...(remainder === '' ? {} : { description: remainder }),
-    deprecated, parameters, responses,
+    deprecated,
+    parameters,
+    responses,
     ...(produces === undefined ? {} : { produces }),
     ...(operationId === undefined ? {} : { operationId }),
   };

@@ -21,7 +21,10 @@ interface TypiaCore {
   };
   JsonSchemasProgrammer: {
     validate: unknown;
-    writeSchemas(props: { version: '3.1'; metadatas: unknown[] }): { components: { schemas?: Record<string, JsonSchema> }; schemas: JsonSchema[] };
+    writeSchemas(props: { version: '3.1'; metadatas: unknown[] }): {
+      components: { schemas?: Record<string, JsonSchema> };
+      schemas: JsonSchema[];
+    };
   };
 }
 
@@ -67,7 +70,8 @@ export class TypeSchemas {
   constructor(typia: TypiaCore, tsi: typeof ts, checker: ts.TypeChecker) {
     this.#typia = typia;
     this.#checker = checker;
-    this.#textFlags = tsi.TypeFormatFlags.NoTruncation | tsi.TypeFormatFlags.UseFullyQualifiedType | tsi.TypeFormatFlags.UseStructuralFallback;
+    this.#textFlags =
+      tsi.TypeFormatFlags.NoTruncation | tsi.TypeFormatFlags.UseFullyQualifiedType | tsi.TypeFormatFlags.UseStructuralFallback;
     this.#collection = new typia.MetadataCollection({ replace: typia.MetadataCollection.replace });
   }
 
@@ -87,7 +91,19 @@ export class TypeSchemas {
       type,
     });
     if (!result.success) {
-      return { undescribable: true, problems: [...new Set(result.errors.flatMap((error) => error.messages.map((text) => { const message = text.replace(/\.$/, ''); return error.name ? `${error.name}: ${message}` : message; })))] };
+      return {
+        undescribable: true,
+        problems: [
+          ...new Set(
+            result.errors.flatMap((error) =>
+              error.messages.map((text) => {
+                const message = text.replace(/\.$/, '');
+                return error.name ? `${error.name}: ${message}` : message;
+              }),
+            ),
+          ),
+        ],
+      };
     }
     const index = this.#metadatas.push(result.data) - 1;
     this.#indexes.set(key, index);

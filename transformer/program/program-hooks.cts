@@ -47,7 +47,10 @@ export function hookDiagnostics(program: ts.Program, hooks: HookOptions): void {
 
   // Errors about tsconfig.json (KILN130) are options diagnostics: every kind of program reports those once.
   const optionsDiagnostics = program.getOptionsDiagnostics.bind(program);
-  program.getOptionsDiagnostics = (cancellationToken) => [...optionsDiagnostics(cancellationToken), ...hooks.kilnErrors.filter(isOptionsDiagnostic)];
+  program.getOptionsDiagnostics = (cancellationToken) => [
+    ...optionsDiagnostics(cancellationToken),
+    ...hooks.kilnErrors.filter(isOptionsDiagnostic),
+  ];
 
   const semantic = program.getSemanticDiagnostics.bind(program);
   program.getSemanticDiagnostics = (sourceFile, cancellationToken) => adjust(semantic(sourceFile, cancellationToken), sourceFile);
@@ -56,7 +59,8 @@ export function hookDiagnostics(program: ts.Program, hooks: HookOptions): void {
   const internal = program as ts.Program & { getBindAndCheckDiagnostics?: BindAndCheck };
   const bindAndCheck = internal.getBindAndCheckDiagnostics?.bind(program);
   if (bindAndCheck !== undefined) {
-    internal.getBindAndCheckDiagnostics = (sourceFile, cancellationToken) => adjust(bindAndCheck(sourceFile, cancellationToken), sourceFile);
+    internal.getBindAndCheckDiagnostics = (sourceFile, cancellationToken) =>
+      adjust(bindAndCheck(sourceFile, cancellationToken), sourceFile);
   }
 }
 
@@ -84,9 +88,10 @@ export function hookEmit(program: ts.Program, hooks: HookOptions): void {
   program.emit = (targetSourceFile, writeFile, cancellationToken, emitOnlyDts, customTransformers, ...rest: unknown[]) => {
     if (options.noEmitOnError && hooks.kilnErrors.length > 0) return { emitSkipped: true, diagnostics: [] };
     const transformers: ts.CustomTransformers = { ...customTransformers, before: [phaseTwo, ...(customTransformers?.before ?? [])] };
-    const write = hooks.plans.size > 0 && options.inlineSources === true
-      ? restoreSourcesContent(writeFile ?? hooks.fallbackWriteFile, hooks.originalTexts)
-      : writeFile;
+    const write =
+      hooks.plans.size > 0 && options.inlineSources === true
+        ? restoreSourcesContent(writeFile ?? hooks.fallbackWriteFile, hooks.originalTexts)
+        : writeFile;
     const result = emit(targetSourceFile, write, cancellationToken, emitOnlyDts, transformers, ...rest);
     relocateValidatorDiagnostics(result.diagnostics, hooks.plans, hooks.original);
     return result;

@@ -78,19 +78,24 @@ export function compileProgram(
   for (const fileName of new Set([...model.files.keys(), ...responses.files.keys()])) {
     const fileModel = model.files.get(fileName) ?? emptyFileModel(fileName);
     const original = program.getSourceFile(fileName)!;
-    const commonJs = original.impliedNodeFormat === undefined
-      ? (options.module ?? tsi.ModuleKind.CommonJS) === tsi.ModuleKind.CommonJS
-      : original.impliedNodeFormat === tsi.ModuleKind.CommonJS;
+    const commonJs =
+      original.impliedNodeFormat === undefined
+        ? (options.module ?? tsi.ModuleKind.CommonJS) === tsi.ModuleKind.CommonJS
+        : original.impliedNodeFormat === tsi.ModuleKind.CommonJS;
     const generated = emitFileCode(fileModel, bindingModule, commonJs);
     const fileResponses = responses.files.get(fileName);
-    const serialized = fileResponses === undefined ? undefined : emitSerializers(fileResponses, responses.factory, generated.validatorSites.size > 0);
+    const serialized =
+      fileResponses === undefined ? undefined : emitSerializers(fileResponses, responses.factory, generated.validatorSites.size > 0);
     const text = rewriteSource(original.text, fileModel.decoratorRanges, generated.text + (serialized?.text ?? ''));
     texts.set(fileName, text);
     originalTexts.set(text, original.text);
     plans.set(fileName, {
-      generatedStart: original.text.length, binders: generated.binders, localReferences: new Set(fileModel.localReferences),
+      generatedStart: original.text.length,
+      binders: generated.binders,
+      localReferences: new Set(fileModel.localReferences),
       validatorSites: serialized === undefined ? generated.validatorSites : new Map([...generated.validatorSites, ...serialized.sites]),
-      serializers: serialized?.serializers, dependencyLists: generated.dependencyLists,
+      serializers: serialized?.serializers,
+      dependencyLists: generated.dependencyLists,
     });
   }
 
@@ -100,7 +105,8 @@ export function compileProgram(
     const parsed = new Map<string, ts.SourceFile>();
     const getSourceFile: ts.CompilerHost['getSourceFile'] = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
       const text = texts.get(fileName);
-      if (text === undefined) return program.getSourceFile(fileName) ?? baseHost.getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate);
+      if (text === undefined)
+        return program.getSourceFile(fileName) ?? baseHost.getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate);
       let file = parsed.get(fileName);
       if (file === undefined) {
         file = tsi.createSourceFile(fileName, text, languageVersionOrOptions, true);
@@ -117,8 +123,13 @@ export function compileProgram(
       host: {
         ...baseHost,
         getSourceFile,
-        getSourceFileByPath: baseHost.getSourceFileByPath === undefined ? undefined : (fileName, path, languageVersionOrOptions, onError, shouldCreate) =>
-          texts.has(fileName) ? getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate) : baseHost.getSourceFileByPath!(fileName, path, languageVersionOrOptions, onError, shouldCreate),
+        getSourceFileByPath:
+          baseHost.getSourceFileByPath === undefined
+            ? undefined
+            : (fileName, path, languageVersionOrOptions, onError, shouldCreate) =>
+                texts.has(fileName)
+                  ? getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate)
+                  : baseHost.getSourceFileByPath!(fileName, path, languageVersionOrOptions, onError, shouldCreate),
       },
       oldProgram: program,
       projectReferences: program.getProjectReferences(),
@@ -130,8 +141,11 @@ export function compileProgram(
   // It reads return types through the checker of the program that is type-checked next (positions
   // are the same in both), so the inference it needs is done once, not once more for the document.
   // A rebuild of some files (`only`) has a partial model: the document is written by full builds.
-  const openApi = config.openapi === undefined || only !== undefined ? [] :
-    generateOpenApi({ ts: tsi, program: next, checker: next.getTypeChecker() }, model, config.openapi, projectDirOf(program)).diagnostics;
+  const openApi =
+    config.openapi === undefined || only !== undefined
+      ? []
+      : generateOpenApi({ ts: tsi, program: next, checker: next.getTypeChecker() }, model, config.openapi, projectDirOf(program))
+          .diagnostics;
 
   const disabled = new Set(config.disable ?? []);
   const kilnErrors = [...model.diagnostics, ...responses.diagnostics, ...openApi].filter((d) => !disabled.has(kilnCodeOf(d)));
@@ -151,7 +165,9 @@ export function transformProgram(
 ): ts.Program {
   // Loaded as a source transformer (no `transformProgram`), ts-patch calls this with other arguments.
   if (extras?.ts === undefined || typeof program?.getTypeChecker !== 'function') {
-    throw new Error('@kiln/core/transformer is a program transformer: configure it as { "transform": "@kiln/core/transformer", "transformProgram": true }');
+    throw new Error(
+      '@kiln/core/transformer is a program transformer: configure it as { "transform": "@kiln/core/transformer", "transformProgram": true }',
+    );
   }
   const tsi = extras.ts;
   const compiled = compileProgram(tsi, program, host, config);

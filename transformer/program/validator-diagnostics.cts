@@ -22,7 +22,13 @@ export function relocateValidatorDiagnostics(
   for (const diagnostic of diagnostics) {
     const file = diagnostic.file;
     const plan = file === undefined ? undefined : plans.get(file.fileName);
-    if (file === undefined || plan?.validatorSites === undefined || diagnostic.start === undefined || diagnostic.start < plan.generatedStart) continue;
+    if (
+      file === undefined ||
+      plan?.validatorSites === undefined ||
+      diagnostic.start === undefined ||
+      diagnostic.start < plan.generatedStart
+    )
+      continue;
     const lineStart = file.text.lastIndexOf('\n', diagnostic.start) + 1;
     const name = validatorLine.exec(file.text.slice(lineStart, diagnostic.start + 1))?.[1];
     const site = name === undefined ? undefined : plan.validatorSites.get(name);

@@ -14,7 +14,10 @@ interface HookData {
 }
 
 type NextResolve = (specifier: string, context: unknown) => Promise<{ url: string; format?: string | null }>;
-type NextLoad = (url: string, context: { format?: string | null }) => Promise<{ format?: string | null; source?: string | ArrayBuffer | Uint8Array | null }>;
+type NextLoad = (
+  url: string,
+  context: { format?: string | null },
+) => Promise<{ format?: string | null; source?: string | ArrayBuffer | Uint8Array | null }>;
 
 const typeScriptFile = /\.[cm]?ts$/;
 let data: HookData = {};
@@ -29,7 +32,8 @@ export async function resolve(specifier: string, context: { parentURL?: string }
   try {
     return await nextResolve(specifier, context);
   } catch (error) {
-    const relative = specifier.startsWith('./') || specifier.startsWith('../') || specifier.startsWith('/') || specifier.startsWith('file:');
+    const relative =
+      specifier.startsWith('./') || specifier.startsWith('../') || specifier.startsWith('/') || specifier.startsWith('file:');
     if (!relative || context.parentURL === undefined || (error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
     const url = new URL(specifier, context.parentURL);
     for (const candidate of candidatesOf(url.pathname)) {
@@ -59,7 +63,10 @@ export async function load(url: string, context: { format?: string | null }, nex
   if (result !== undefined) {
     data.port?.postMessage({ watch: [url, ...result.watchFiles.map((file) => pathToFileURL(file).href)] });
     if (result.errors.length > 0) throw refused(fileName, result.errors);
-    const map = result.map === undefined ? '' : `\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(JSON.stringify(result.map)).toString('base64')}`;
+    const map =
+      result.map === undefined
+        ? ''
+        : `\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(JSON.stringify(result.map)).toString('base64')}`;
     return { format: 'module', source: result.code + map, shortCircuit: true };
   }
   return { format: 'module', source: stripTypes(createRequire(fileName), fileName, code), shortCircuit: true };
@@ -67,7 +74,9 @@ export async function load(url: string, context: { format?: string | null }, nex
 
 /** The error that refuses a module: every KILN error at its place, nothing of the loader's own stack. */
 function refused(fileName: string, errors: readonly BuildMessage[]): Error {
-  const lines = errors.map((e) => (e.file === undefined ? `  error ${e.text}` : `  ${e.file}:${e.line}:${(e.column ?? 0) + 1} - error ${e.text}`));
+  const lines = errors.map((e) =>
+    e.file === undefined ? `  error ${e.text}` : `  ${e.file}:${e.line}:${(e.column ?? 0) + 1} - error ${e.text}`,
+  );
   const error = new Error(`@kiln/core/register refused ${fileName}:\n${lines.join('\n')}`);
   error.stack = error.message;
   return error;

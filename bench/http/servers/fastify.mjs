@@ -17,90 +17,126 @@ const user = {
   properties: { id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string' }, age: { type: 'integer' } },
 };
 
-app.get('/hello', {
-  schema: { response: { 200: { type: 'object', properties: { hello: { type: 'string' } } } } },
-}, async () => ({ hello: 'world' }));
+app.get(
+  '/hello',
+  {
+    schema: { response: { 200: { type: 'object', properties: { hello: { type: 'string' } } } } },
+  },
+  async () => ({ hello: 'world' }),
+);
 
-app.get('/users/:id', {
-  schema: {
-    params: { type: 'object', properties: { id: { type: 'number' } }, required: ['id'] },
-    querystring: {
-      type: 'object',
-      properties: { active: { type: 'boolean' }, tags: { type: 'array', items: { type: 'string' } } },
-    },
-    headers: { type: 'object', properties: { 'x-request-id': { type: 'string' } } },
-    response: {
-      200: {
+app.get(
+  '/users/:id',
+  {
+    schema: {
+      params: { type: 'object', properties: { id: { type: 'number' } }, required: ['id'] },
+      querystring: {
         type: 'object',
-        properties: { id: { type: 'number' }, active: { type: 'boolean' }, tags: { type: 'array', items: { type: 'string' } }, requestId: { type: 'string' } },
+        properties: { active: { type: 'boolean' }, tags: { type: 'array', items: { type: 'string' } } },
+      },
+      headers: { type: 'object', properties: { 'x-request-id': { type: 'string' } } },
+      response: {
+        200: {
+          type: 'object',
+          properties: {
+            id: { type: 'number' },
+            active: { type: 'boolean' },
+            tags: { type: 'array', items: { type: 'string' } },
+            requestId: { type: 'string' },
+          },
+        },
       },
     },
   },
-}, async (request) => ({
-  id: request.params.id,
-  active: request.query.active ?? false,
-  tags: request.query.tags ?? [],
-  requestId: request.headers['x-request-id'],
-}));
+  async (request) => ({
+    id: request.params.id,
+    active: request.query.active ?? false,
+    tags: request.query.tags ?? [],
+    requestId: request.headers['x-request-id'],
+  }),
+);
 
-app.post('/users', {
-  schema: {
-    body: {
-      type: 'object',
-      required: ['name', 'email', 'age'],
-      properties: {
-        name: { type: 'string', minLength: 1 },
-        email: { type: 'string', pattern: '@' },
-        age: { type: 'integer', minimum: 0 },
+app.post(
+  '/users',
+  {
+    schema: {
+      body: {
+        type: 'object',
+        required: ['name', 'email', 'age'],
+        properties: {
+          name: { type: 'string', minLength: 1 },
+          email: { type: 'string', pattern: '@' },
+          age: { type: 'integer', minimum: 0 },
+        },
       },
+      response: { 200: user },
     },
-    response: { 200: user },
   },
-}, async (request) => {
-  const { name, email, age } = request.body;
-  return { id: 1, name, email, age };
-});
-
+  async (request) => {
+    const { name, email, age } = request.body;
+    return { id: 1, name, email, age };
+  },
+);
 
 // (e): the list, written by fast-json-stringify from its response schema.
 app.get('/users', { schema: { response: { 200: userListSchema } } }, async () => userList);
 
 // The mixed traffic's other routes (mixed-traffic.mjs).
-app.get('/items/:id', {
-  schema: {
-    params: { type: 'object', properties: { id: { type: 'number' } }, required: ['id'] },
-    response: { 200: { type: 'object', properties: { id: { type: 'number' } } } },
+app.get(
+  '/items/:id',
+  {
+    schema: {
+      params: { type: 'object', properties: { id: { type: 'number' } }, required: ['id'] },
+      response: { 200: { type: 'object', properties: { id: { type: 'number' } } } },
+    },
   },
-}, async (request) => ({ id: request.params.id }));
+  async (request) => ({ id: request.params.id }),
+);
 
-app.get('/search', {
-  schema: {
-    querystring: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } }, limit: { type: 'number' } } },
-    response: { 200: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } }, limit: { type: 'number' } } } },
+app.get(
+  '/search',
+  {
+    schema: {
+      querystring: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } }, limit: { type: 'number' } } },
+      response: { 200: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } }, limit: { type: 'number' } } } },
+    },
   },
-}, async (request) => ({ tags: request.query.tags ?? [], limit: request.query.limit }));
+  async (request) => ({ tags: request.query.tags ?? [], limit: request.query.limit }),
+);
 
-app.get('/whoami', {
-  schema: {
-    headers: { type: 'object', properties: { 'x-user': { type: 'string' } } },
-    response: { 200: { type: 'object', properties: { user: { type: 'string' } } } },
+app.get(
+  '/whoami',
+  {
+    schema: {
+      headers: { type: 'object', properties: { 'x-user': { type: 'string' } } },
+      response: { 200: { type: 'object', properties: { user: { type: 'string' } } } },
+    },
   },
-}, async (request) => ({ user: request.headers['x-user'] }));
+  async (request) => ({ user: request.headers['x-user'] }),
+);
 
-app.delete('/users/:id', {
-  schema: { params: { type: 'object', properties: { id: { type: 'number' } }, required: ['id'] } },
-}, async (_request, reply) => {
-  reply.code(204);
-});
+app.delete(
+  '/users/:id',
+  {
+    schema: { params: { type: 'object', properties: { id: { type: 'number' } }, required: ['id'] } },
+  },
+  async (_request, reply) => {
+    reply.code(204);
+  },
+);
 
 app.get('/report.csv', async (_request, reply) => {
   reply.type('text/csv; charset=utf-8');
   return reportCsv;
 });
 
-app.get('/limited', {
-  config: { rateLimit: { max: 1_000_000_000, timeWindow: 60_000 } },
-  schema: { response: { 200: { type: 'object', properties: { limited: { type: 'boolean' } } } } },
-}, async () => ({ limited: true }));
+app.get(
+  '/limited',
+  {
+    config: { rateLimit: { max: 1_000_000_000, timeWindow: 60_000 } },
+    schema: { response: { 200: { type: 'object', properties: { limited: { type: 'boolean' } } } } },
+  },
+  async () => ({ limited: true }),
+);
 
 await app.listen({ port, host: '127.0.0.1' });

@@ -11,12 +11,13 @@ import { reportCsv } from '../mixed-traffic.mjs';
 
 const port = Number(process.argv[2]);
 const app = new Hono();
-const limiter = () => rateLimiter({
-  windowMs: 60_000,
-  limit: 1_000_000_000,
-  standardHeaders: 'draft-6',
-  keyGenerator: (c) => c.req.header('x-forwarded-for') ?? c.env.incoming.socket.remoteAddress,
-});
+const limiter = () =>
+  rateLimiter({
+    windowMs: 60_000,
+    limit: 1_000_000_000,
+    standardHeaders: 'draft-6',
+    keyGenerator: (c) => c.req.header('x-forwarded-for') ?? c.env.incoming.socket.remoteAddress,
+  });
 if (process.argv.includes('--rate-limit')) app.use(limiter());
 
 app.get('/hello', (c) => c.json({ hello: 'world' }));
@@ -31,14 +32,18 @@ app.get('/users/:id', (c) => {
   });
 });
 
-app.post('/users', validator('json', (value, c) => {
-  const problem = checkNewUser(value);
-  if (problem !== undefined) return c.json({ error: problem }, 400);
-  return value;
-}), (c) => {
-  const { name, email, age } = c.req.valid('json');
-  return c.json({ id: 1, name, email, age });
-});
+app.post(
+  '/users',
+  validator('json', (value, c) => {
+    const problem = checkNewUser(value);
+    if (problem !== undefined) return c.json({ error: problem }, 400);
+    return value;
+  }),
+  (c) => {
+    const { name, email, age } = c.req.valid('json');
+    return c.json({ id: 1, name, email, age });
+  },
+);
 
 // (e) and the mixed traffic's other routes (mixed-traffic.mjs).
 app.get('/users', (c) => c.json(userList));

@@ -85,7 +85,8 @@ export function createRawListener({ rateLimited = false } = {}) {
     if (method === 'GET') {
       if (path === '/hello') send(res, 200, { hello: 'world' });
       else if (path === '/users') send(res, 200, userList);
-      else if (path.startsWith('/users/') && path.indexOf('/', 7) === -1) getUser(req, res, path.slice(7), question === -1 ? '' : url.slice(question + 1));
+      else if (path.startsWith('/users/') && path.indexOf('/', 7) === -1)
+        getUser(req, res, path.slice(7), question === -1 ? '' : url.slice(question + 1));
       else if (path.startsWith('/items/') && path.indexOf('/', 7) === -1) send(res, 200, { id: Number(path.slice(7)) });
       else if (path === '/search') search(res, question === -1 ? '' : url.slice(question + 1));
       else if (path === '/whoami') send(res, 200, { user: req.headers['x-user'] });

@@ -11,8 +11,22 @@ export class BookStore {
   #nextId = 1;
 
   constructor() {
-    this.add({ title: 'The Left Hand of Darkness', author: 'Ursula K. Le Guin', genre: Genre.Fiction, tags: ['classic', 'sf'], published: '1969-03-01', price: 12.5 });
-    this.add({ title: 'A Short History of Nearly Everything', author: 'Bill Bryson', genre: Genre.Science, tags: ['popular'], published: '2003-05-06', price: 15 });
+    this.add({
+      title: 'The Left Hand of Darkness',
+      author: 'Ursula K. Le Guin',
+      genre: Genre.Fiction,
+      tags: ['classic', 'sf'],
+      published: '1969-03-01',
+      price: 12.5,
+    });
+    this.add({
+      title: 'A Short History of Nearly Everything',
+      author: 'Bill Bryson',
+      genre: Genre.Science,
+      tags: ['popular'],
+      published: '2003-05-06',
+      price: 15,
+    });
     this.add({ title: 'SPQR', author: 'Mary Beard', genre: Genre.History, tags: ['rome', 'popular'], published: '2015-10-20', price: 18 });
   }
 

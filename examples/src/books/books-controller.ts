@@ -29,7 +29,8 @@ export class BooksController {
     @Query('limit') limit = 20,
     @Query('maxPrice') maxPrice?: number,
   ) {
-    const books = this.store.all()
+    const books = this.store
+      .all()
       .filter((b) => genre === undefined || b.genre === genre)
       .filter((b) => tags.every((t) => b.tags.includes(t)))
       .filter((b) => after === undefined || b.published > after)

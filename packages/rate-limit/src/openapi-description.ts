@@ -28,14 +28,23 @@ export function limiterDescription(facts: LimiterFacts): MiddlewareOpenApi {
   if (mode === true || mode === 'draft-6') {
     headers['RateLimit-Limit'] = { description: 'Requests allowed in the window', schema: integer };
     headers['RateLimit-Remaining'] = { description: 'Requests left in the current window', schema: integer };
-    headers['RateLimit-Reset'] = { description: mode === true ? 'Unix time, in seconds, when the oldest counted request leaves the window' : 'Seconds until the oldest counted request leaves the window', schema: integer };
+    headers['RateLimit-Reset'] = {
+      description:
+        mode === true
+          ? 'Unix time, in seconds, when the oldest counted request leaves the window'
+          : 'Seconds until the oldest counted request leaves the window',
+      schema: integer,
+    };
   } else if (mode === 'draft-7' || mode === 'draft-8') {
     headers.RateLimit = { description: 'Limit, remaining requests and reset of the current window', schema: text };
   }
   if (facts.legacyHeaders) {
     headers['X-RateLimit-Limit'] = { description: 'Requests allowed in the window', schema: integer };
     headers['X-RateLimit-Remaining'] = { description: 'Requests left in the current window', schema: integer };
-    headers['X-RateLimit-Reset'] = { description: 'Unix time, in seconds, when the oldest counted request leaves the window', schema: integer };
+    headers['X-RateLimit-Reset'] = {
+      description: 'Unix time, in seconds, when the oldest counted request leaves the window',
+      schema: integer,
+    };
   }
   const retryAfter = mode !== false || facts.legacyHeaders;
   const body = facts.customHandler

@@ -141,12 +141,15 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareFunction {
   };
 
   // The served OpenAPI document learns the 429 and headers of every route this limiter guards.
-  return withOpenApiDescription(function rateLimitMiddleware(req: KilnRequest): unknown {
-    if (skip !== undefined) {
-      const skipped = skip(req);
-      if (isPromiseLike(skipped)) return skipped.then((yes) => (yes ? undefined : count(req)));
-      if (skipped) return undefined;
-    }
-    return count(req);
-  }, { max, windowMs, standardHeaders, legacyHeaders, customHandler: handler !== undefined });
+  return withOpenApiDescription(
+    function rateLimitMiddleware(req: KilnRequest): unknown {
+      if (skip !== undefined) {
+        const skipped = skip(req);
+        if (isPromiseLike(skipped)) return skipped.then((yes) => (yes ? undefined : count(req)));
+        if (skipped) return undefined;
+      }
+      return count(req);
+    },
+    { max, windowMs, standardHeaders, legacyHeaders, customHandler: handler !== undefined },
+  );
 }

@@ -22,7 +22,12 @@ export function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv = 
   return runCommand('bash', ['-e', '-c', script], cwd, env);
 }
 
-export function runCommand(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = npmEnvironment): Promise<CommandResult> {
+export function runCommand(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = npmEnvironment,
+): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env });
     let output = '';

@@ -11,7 +11,11 @@ export interface ServerDiagnostic {
 
 /** Opens `file` with `content` (the editor's unsaved text) and returns its semantic diagnostics. */
 export function tsserverDiagnostics(projectDir: string, file: string, content: string): Promise<ServerDiagnostic[]> {
-  const server = spawn(process.execPath, [join(projectDir, 'node_modules', 'typescript', 'lib', 'tsserver.js'), '--disableAutomaticTypingAcquisition'], { cwd: projectDir });
+  const server = spawn(
+    process.execPath,
+    [join(projectDir, 'node_modules', 'typescript', 'lib', 'tsserver.js'), '--disableAutomaticTypingAcquisition'],
+    { cwd: projectDir },
+  );
   const requests = [
     { command: 'open', arguments: { file, fileContent: content } },
     { command: 'semanticDiagnosticsSync', arguments: { file } },

@@ -30,7 +30,10 @@ export function parseResponses(text: string): Parsed[] {
         const lineEnd = text.indexOf('\r\n', at);
         const size = parseInt(text.slice(at, lineEnd), 16);
         at = lineEnd + 2;
-        if (size === 0) { at += 2; break; }
+        if (size === 0) {
+          at += 2;
+          break;
+        }
         body += text.slice(at, at + size);
         at += size + 2;
       }

@@ -4,7 +4,16 @@ import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
 const executablePath = '/usr/bin/chromium';
-const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const args = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface RenderedOperation {
   readonly method: string;
@@ -38,11 +47,13 @@ export async function renderDocsPage(url: string, expected: number): Promise<Ren
     await page.goto(url);
     // Run in the page (a string: this project is compiled without the DOM library).
     await page.waitForFunction(`document.querySelectorAll('.opblock').length >= ${expected}`, undefined, { timeout: 90_000 });
-    const operations = await page.$$eval('.opblock', (blocks) => blocks.map((block) => ({
-      method: block.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '',
-      path: block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '',
-      summary: block.querySelector('.opblock-summary-description')?.textContent?.trim() ?? '',
-    })));
+    const operations = await page.$$eval('.opblock', (blocks) =>
+      blocks.map((block) => ({
+        method: block.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '',
+        path: block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '',
+        summary: block.querySelector('.opblock-summary-description')?.textContent?.trim() ?? '',
+      })),
+    );
     return { title: await page.title(), operations, blocked, errors };
   } finally {
     await browser.close();

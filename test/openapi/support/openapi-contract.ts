@@ -38,7 +38,9 @@ export async function assertValidOpenApi(document: Json): Promise<void> {
 
 export function operationsOf(document: Json): Operation[] {
   return Object.entries(document.paths as Json).flatMap(([path, item]) =>
-    methods.filter((m) => (item as Json)[m] !== undefined).map((method) => ({ method: method.toUpperCase(), path, operation: (item as Json)[method] })),
+    methods
+      .filter((m) => (item as Json)[m] !== undefined)
+      .map((method) => ({ method: method.toUpperCase(), path, operation: (item as Json)[method] })),
   );
 }
 
@@ -87,7 +89,10 @@ export class Contract {
    */
   assertAnswer(operation: Operation, reply: Reply, what: string): void {
     const response: Json | undefined = operation.operation.responses?.[String(reply.status)] ?? operation.operation.responses?.default;
-    assert.ok(response, `${what}: status ${reply.status} is not in the document's responses for ${operation.method} ${operation.path} (${Object.keys(operation.operation.responses ?? {}).join(', ')}); body ${reply.text}`);
+    assert.ok(
+      response,
+      `${what}: status ${reply.status} is not in the document's responses for ${operation.method} ${operation.path} (${Object.keys(operation.operation.responses ?? {}).join(', ')}); body ${reply.text}`,
+    );
     const content: Json | undefined = response!.content;
     const type = reply.headers.get('content-type')?.split(';')[0]?.trim();
     if (content === undefined) {
@@ -99,7 +104,10 @@ export class Contract {
       if (type === 'application/json' && mediaType.schema !== undefined) {
         const validator = this.#validator(mediaType.schema);
         const ok = validator(JSON.parse(reply.text));
-        assert.ok(ok, `${what}: the ${reply.status} body does not match the document's schema: ${this.#ajv.errorsText(validator.errors)}\nbody: ${reply.text}`);
+        assert.ok(
+          ok,
+          `${what}: the ${reply.status} body does not match the document's schema: ${this.#ajv.errorsText(validator.errors)}\nbody: ${reply.text}`,
+        );
       }
     }
     for (const header of Object.keys(response!.headers ?? {})) {
@@ -118,15 +126,25 @@ export class Contract {
     for (const parameter of (operation.operation.parameters ?? []) as Json[]) {
       const schema: Json = parameter.schema ?? parameter.content?.['application/json']?.schema ?? {};
       const bad = badValue(schema, parameter.content !== undefined);
-      if (bad !== undefined) found.push({ sample: withParameter(sample, url, operation.path, parameter, bad), why: `${parameter.in} ${parameter.name} = ${JSON.stringify(bad)}` });
-      if (parameter.required && parameter.in !== 'path') found.push({ sample: withParameter(sample, url, operation.path, parameter, undefined), why: `${parameter.in} ${parameter.name} left out` });
+      if (bad !== undefined)
+        found.push({
+          sample: withParameter(sample, url, operation.path, parameter, bad),
+          why: `${parameter.in} ${parameter.name} = ${JSON.stringify(bad)}`,
+        });
+      if (parameter.required && parameter.in !== 'path')
+        found.push({
+          sample: withParameter(sample, url, operation.path, parameter, undefined),
+          why: `${parameter.in} ${parameter.name} left out`,
+        });
     }
     const json = operation.operation.requestBody?.content?.['application/json']?.schema as Json | undefined;
     if (json !== undefined) {
       const resolved = json.$ref === undefined ? json : this.document.components.schemas[String(json.$ref).split('/').pop()!];
       const headers = { ...sample.headers, 'content-type': 'application/json' };
-      if ((resolved?.required ?? []).length > 0) found.push({ sample: { ...sample, headers, body: '{}' }, why: 'a body without its required properties' });
-      if (operation.operation.requestBody.required || Object.keys(json).length > 0) found.push({ sample: { ...sample, headers, body: '{"unterminated' }, why: 'malformed JSON' });
+      if ((resolved?.required ?? []).length > 0)
+        found.push({ sample: { ...sample, headers, body: '{}' }, why: 'a body without its required properties' });
+      if (operation.operation.requestBody.required || Object.keys(json).length > 0)
+        found.push({ sample: { ...sample, headers, body: '{"unterminated' }, why: 'malformed JSON' });
     }
     return found;
   }

@@ -13,13 +13,19 @@ test('readBody: the parsed body in both modes', async () => {
 test('readBody: invalid JSON is undefined when lenient and the 400 when strict', async () => {
   const parseError = new BodyParseError(400, 'Failed to parse JSON body: Unexpected end of JSON input');
   assert.is(await readBody(requestRejecting(parseError), false), undefined);
-  await readBody(requestRejecting(parseError), true).then(() => assert.unreachable(), (error) => assert.is(error, parseError));
+  await readBody(requestRejecting(parseError), true).then(
+    () => assert.unreachable(),
+    (error) => assert.is(error, parseError),
+  );
 });
 
 test('readBody: other HttpErrors (413, 415) propagate in both modes', async () => {
   const tooLarge = new HttpError(413, 'Payload Too Large');
   for (const strict of [false, true]) {
-    await readBody(requestRejecting(tooLarge), strict).then(() => assert.unreachable(), (error) => assert.is(error, tooLarge));
+    await readBody(requestRejecting(tooLarge), strict).then(
+      () => assert.unreachable(),
+      (error) => assert.is(error, tooLarge),
+    );
   }
 });
 
@@ -38,7 +44,10 @@ test('bodyField: never an inherited member', () => {
 
 test('requiredBody: 400 for an absent body only when strict', () => {
   assert.is(requiredBody(undefined, false), undefined);
-  assert.throws(() => requiredBody(undefined, true), (error: Error) => error.message === 'Request body is required');
+  assert.throws(
+    () => requiredBody(undefined, true),
+    (error: Error) => error.message === 'Request body is required',
+  );
   assert.equal(requiredBody({}, true), {});
 });
 

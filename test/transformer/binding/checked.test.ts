@@ -3,8 +3,19 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  HttpError, bodyBoolean, bodyEnum, bodyNumber, bodyText, parseNumber, parseText, toCheckedJson, toCheckedJsonArray, toTagged, toTaggedArray,
-  type BodyValidator, type KilnRequest,
+  HttpError,
+  bodyBoolean,
+  bodyEnum,
+  bodyNumber,
+  bodyText,
+  parseNumber,
+  parseText,
+  toCheckedJson,
+  toCheckedJsonArray,
+  toTagged,
+  toTaggedArray,
+  type BodyValidator,
+  type KilnRequest,
 } from '@kiln/core/binding';
 
 function fails(run: () => unknown, message: string): HttpError {
@@ -22,11 +33,14 @@ function fails(run: () => unknown, message: string): HttpError {
 
 /** `number & Maximum<100>` as typia reports it. */
 const atMost100: BodyValidator = (input) =>
-  typeof input === 'number' && input <= 100 ? { success: true } : { success: false, errors: [{ path: '$input', expected: 'number & Maximum<100>', value: input }] };
+  typeof input === 'number' && input <= 100
+    ? { success: true }
+    : { success: false, errors: [{ path: '$input', expected: 'number & Maximum<100>', value: input }] };
 
 /** `{ age: number }` as typia reports it: one failure per wrong property. */
 const hasAge: BodyValidator = (input) => {
-  if (typeof input !== 'object' || input === null) return { success: false, errors: [{ path: '$input', expected: 'Filter', value: input }] };
+  if (typeof input !== 'object' || input === null)
+    return { success: false, errors: [{ path: '$input', expected: 'Filter', value: input }] };
   const age = (input as { age?: unknown }).age;
   return typeof age === 'number' ? { success: true } : { success: false, errors: [{ path: '$input.age', expected: 'number', value: age }] };
 };
@@ -37,13 +51,19 @@ test('toTagged: converted as the base type, then checked only when strict', () =
   fails(() => toTagged('500', 'limit', true, parseNumber, atMost100), "Parameter 'limit' expected number & Maximum<100>, got '500'");
   fails(() => toTagged('x', 'limit', true, parseNumber, atMost100), "Parameter 'limit' expected number, got 'x'");
   assert.is(toTagged(undefined, 'limit', true, parseNumber, atMost100), undefined);
-  assert.is(toTagged(['7', '8'], 'v', true, parseText, () => ({ success: true })), '7');
+  assert.is(
+    toTagged(['7', '8'], 'v', true, parseText, () => ({ success: true })),
+    '7',
+  );
 });
 
 test('toTaggedArray: each item converted and checked; a failure names its index', () => {
   assert.equal(toTaggedArray(['1', '2'], 'ids', true, parseNumber, atMost100), [1, 2]);
   assert.equal(toTaggedArray(['1', '200'], 'ids', false, parseNumber, atMost100), [1, 200]);
-  fails(() => toTaggedArray(['1', '200'], 'ids', true, parseNumber, atMost100), "Parameter 'ids[1]' expected number & Maximum<100>, got '200'");
+  fails(
+    () => toTaggedArray(['1', '200'], 'ids', true, parseNumber, atMost100),
+    "Parameter 'ids[1]' expected number & Maximum<100>, got '200'",
+  );
 });
 
 test('toCheckedJson: parsed, then checked in both modes; null without strict, every path with it', () => {
@@ -52,18 +72,27 @@ test('toCheckedJson: parsed, then checked in both modes; null without strict, ev
   assert.is(toCheckedJson('{age', 'filter', false, hasAge), null);
   assert.is(toCheckedJson(undefined, 'filter', true, hasAge), undefined);
   fails(() => toCheckedJson('{age', 'filter', true, hasAge), "Parameter 'filter' expected valid JSON, got '{age'");
-  const error = fails(() => toCheckedJson('{"age":"x"}', 'filter', true, hasAge), `Invalid parameter 'filter': filter.age expected number, got "x"`);
+  const error = fails(
+    () => toCheckedJson('{"age":"x"}', 'filter', true, hasAge),
+    `Invalid parameter 'filter': filter.age expected number, got "x"`,
+  );
   assert.equal(error.data, { errors: [{ path: 'filter.age', expected: 'number', value: 'x' }] });
   fails(() => toCheckedJson('5', 'filter', true, hasAge), "Invalid parameter 'filter': filter expected Filter, got 5");
 });
 
 test('toCheckedJsonArray: each item checked; paths start at the item', () => {
   assert.equal(toCheckedJsonArray(['{"age":1}', '{"age":"x"}'], 'f', false, hasAge), [{ age: 1 }, null]);
-  fails(() => toCheckedJsonArray(['{"age":1}', '{"age":"x"}'], 'f', true, hasAge), `Invalid parameter 'f[1]': f[1].age expected number, got "x"`);
+  fails(
+    () => toCheckedJsonArray(['{"age":1}', '{"age":"x"}'], 'f', true, hasAge),
+    `Invalid parameter 'f[1]': f[1].age expected number, got "x"`,
+  );
 });
 
-test('toCheckedJson: failures bounded as a body\'s are: ten listed, the rest counted', () => {
-  const many: BodyValidator = () => ({ success: false, errors: Array.from({ length: 12 }, (_, i) => ({ path: `$input.k${i}`, expected: 'number' })) });
+test("toCheckedJson: failures bounded as a body's are: ten listed, the rest counted", () => {
+  const many: BodyValidator = () => ({
+    success: false,
+    errors: Array.from({ length: 12 }, (_, i) => ({ path: `$input.k${i}`, expected: 'number' })),
+  });
   try {
     toCheckedJson('{}', 'w', true, many);
     assert.unreachable('a 400');
@@ -75,7 +104,9 @@ test('toCheckedJson: failures bounded as a body\'s are: ten listed, the rest cou
 });
 
 const jsonRequest = { headers: new Headers({ 'content-type': 'application/json' }) } as unknown as KilnRequest;
-const formRequest = { headers: new Headers({ 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' }) } as unknown as KilnRequest;
+const formRequest = {
+  headers: new Headers({ 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' }),
+} as unknown as KilnRequest;
 const textRequest = { headers: new Headers({ 'content-type': 'text/plain' }) } as unknown as KilnRequest;
 
 test('body scalars: a JSON value is checked as it is; 400 naming the field when strict, unchanged when not', () => {

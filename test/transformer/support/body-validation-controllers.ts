@@ -20,8 +20,14 @@ export interface NewUser {
   previous: Address[];
 }
 
-interface Circle { kind: 'circle'; radius: number & tags.Minimum<0> }
-interface Square { kind: 'square'; side: number }
+interface Circle {
+  kind: 'circle';
+  radius: number & tags.Minimum<0>;
+}
+interface Square {
+  kind: 'square';
+  side: number;
+}
 /** A discriminated union. */
 export type Shape = Circle | Square;
 
@@ -48,23 +54,55 @@ export interface Search {
 
 @Controller('/v')
 export class ValidatedController {
-  @Post('/user') user(@Body() user: NewUser) { return out(user); }
-  @Post('/optional-user') optionalUser(@Body() user?: NewUser) { return out(user); }
-  @Post('/users') users(@Body() users: NewUser[]) { return out(users.length); }
-  @Post('/shape') shape(@Body() shape: Shape) { return out(shape); }
-  @Post('/labels') labels(@Body() labels: Labels) { return out(labels); }
-  @Post('/comment') comment(@Body() comment: Comment) { return out({ instance: comment instanceof Comment, text: comment.text }); }
-  @Post('/text') text(@Body() text: string & tags.MinLength<3>) { return out(text); }
-  @Post('/number') number(@Body() n: number | null) { return out(n); }
-  @Post('/search') search(@Body() search: Search) { return out(search); }
-  @Post('/field') field(@Body('user') user: NewUser, @Body('note') note?: string) { return out({ name: user.name, note }); }
-  @Post('/fields') fields(@Body('name') name: string & tags.MinLength<1>, @Query('n') n: number | undefined, @Body('age') age?: number & tags.Minimum<0>) {
+  @Post('/user') user(@Body() user: NewUser) {
+    return out(user);
+  }
+  @Post('/optional-user') optionalUser(@Body() user?: NewUser) {
+    return out(user);
+  }
+  @Post('/users') users(@Body() users: NewUser[]) {
+    return out(users.length);
+  }
+  @Post('/shape') shape(@Body() shape: Shape) {
+    return out(shape);
+  }
+  @Post('/labels') labels(@Body() labels: Labels) {
+    return out(labels);
+  }
+  @Post('/comment') comment(@Body() comment: Comment) {
+    return out({ instance: comment instanceof Comment, text: comment.text });
+  }
+  @Post('/text') text(@Body() text: string & tags.MinLength<3>) {
+    return out(text);
+  }
+  @Post('/number') number(@Body() n: number | null) {
+    return out(n);
+  }
+  @Post('/search') search(@Body() search: Search) {
+    return out(search);
+  }
+  @Post('/field') field(@Body('user') user: NewUser, @Body('note') note?: string) {
+    return out({ name: user.name, note });
+  }
+  @Post('/fields') fields(
+    @Body('name') name: string & tags.MinLength<1>,
+    @Query('n') n: number | undefined,
+    @Body('age') age?: number & tags.Minimum<0>,
+  ) {
     return out({ name, n, age });
   }
-  @Post('/odd-field') oddField(@Body('x-count') count: number) { return out(count); }
-  @Post('/any') any(@Body() body: any) { return out(body); }
-  @Post('/unknown') unknown(@Body() body: unknown, @Body('n') n: unknown) { return out({ body, n }); }
-  @Post('/with-query') withQuery(@Body() shape: Shape, @Query('n') n?: number) { return out({ shape, n }); }
+  @Post('/odd-field') oddField(@Body('x-count') count: number) {
+    return out(count);
+  }
+  @Post('/any') any(@Body() body: any) {
+    return out(body);
+  }
+  @Post('/unknown') unknown(@Body() body: unknown, @Body('n') n: unknown) {
+    return out({ body, n });
+  }
+  @Post('/with-query') withQuery(@Body() shape: Shape, @Query('n') n?: number) {
+    return out({ shape, n });
+  }
 }
 
 export const bodyValidationControllers = [ValidatedController];

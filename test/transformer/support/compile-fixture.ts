@@ -27,7 +27,9 @@ export interface Reported {
 export function compileFixture(project: string, outDir: string): Promise<Compiled> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(join(root, 'node_modules', '.bin', 'tspc'), ['-p', project, '--outDir', outDir, '--pretty', 'false'], { cwd: root });
+    const child = spawn(join(root, 'node_modules', '.bin', 'tspc'), ['-p', project, '--outDir', outDir, '--pretty', 'false'], {
+      cwd: root,
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));

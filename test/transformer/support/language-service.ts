@@ -6,7 +6,10 @@ import ts from 'typescript';
  * it; `overrides` replace compiler options of that tsconfig.
  */
 export function languageServiceFor(project: string, overrides: ts.CompilerOptions = {}): ts.LanguageService {
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(project, 'tsconfig.json'), overrides, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+  const parsed = ts.getParsedCommandLineOfConfigFile(join(project, 'tsconfig.json'), overrides, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: () => {},
+  })!;
   const host: ts.LanguageServiceHost = {
     getCompilationSettings: () => parsed.options,
     getScriptFileNames: () => parsed.fileNames,

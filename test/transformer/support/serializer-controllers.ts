@@ -3,19 +3,55 @@
 // with such values (a database row, a spread, an `as`), so the tests can see what is left out.
 import { Controller, Get, HttpStatus, Middleware, Query } from '@kiln/core';
 
-export interface Address { street: string; city: string; zip?: string }
-export interface PublicUser { id: number; name: string; address: Address }
-export interface Profile { id: number; nickname?: string; bio?: string | null }
-export interface Circle { kind: 'circle'; radius: number }
-export interface Square { kind: 'square'; side: number }
-export enum Role { Admin = 'admin', Member = 'member' }
-export enum Level { Low = 1, High = 2 }
-export interface Member { name: string; role: Role; level: Level }
-export interface Event { title: string; at: Date; reminders: Date[] }
+export interface Address {
+  street: string;
+  city: string;
+  zip?: string;
+}
+export interface PublicUser {
+  id: number;
+  name: string;
+  address: Address;
+}
+export interface Profile {
+  id: number;
+  nickname?: string;
+  bio?: string | null;
+}
+export interface Circle {
+  kind: 'circle';
+  radius: number;
+}
+export interface Square {
+  kind: 'square';
+  side: number;
+}
+export enum Role {
+  Admin = 'admin',
+  Member = 'member',
+}
+export enum Level {
+  Low = 1,
+  High = 2,
+}
+export interface Member {
+  name: string;
+  role: Role;
+  level: Level;
+}
+export interface Event {
+  title: string;
+  at: Date;
+  reminders: Date[];
+}
 
 /** A stored row: the handler's declared type leaves out its secrets. */
 export const userRow = {
-  id: 7, name: 'Ada', password: 'hunter2', passwordHash: '$2b$...', address: { street: '1 Main St', city: 'Springfield', internalNote: 'vip' },
+  id: 7,
+  name: 'Ada',
+  password: 'hunter2',
+  passwordHash: '$2b$...',
+  address: { street: '1 Main St', city: 'Springfield', internalNote: 'vip' },
 };
 
 @Controller('/s')
@@ -51,7 +87,10 @@ export class SerializedController {
 
   @Get('/enum')
   enumeration(): Member[] {
-    return [{ name: 'a', role: Role.Admin, level: Level.High, token: 't' }, { name: 'b', role: Role.Member, level: Level.Low }] as Member[];
+    return [
+      { name: 'a', role: Role.Admin, level: Level.High, token: 't' },
+      { name: 'b', role: Role.Member, level: Level.Low },
+    ] as Member[];
   }
 
   @Get('/date')

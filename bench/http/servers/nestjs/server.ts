@@ -3,7 +3,21 @@
 // Usage: node server.js <port> [--rate-limit]
 import 'reflect-metadata';
 import {
-  Body, Controller, Delete, Get, Header, Headers, HttpCode, Module, Param, ParseBoolPipe, ParseIntPipe, Post, Query, UseGuards, ValidationPipe,
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Header,
+  Headers,
+  HttpCode,
+  Module,
+  Param,
+  ParseBoolPipe,
+  ParseIntPipe,
+  Post,
+  Query,
+  UseGuards,
+  ValidationPipe,
   type DynamicModule,
 } from '@nestjs/common';
 import { APP_GUARD, NestFactory } from '@nestjs/core';

@@ -5,7 +5,19 @@ import 'reflect-metadata';
 import express from 'express';
 import { rateLimit } from 'express-rate-limit';
 import {
-  Body, Controller, Delete, Get, HeaderParam, JsonController, OnUndefined, Param, Post, QueryParam, Res, UseBefore, useExpressServer,
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HeaderParam,
+  JsonController,
+  OnUndefined,
+  Param,
+  Post,
+  QueryParam,
+  Res,
+  UseBefore,
+  useExpressServer,
 } from 'routing-controllers';
 import { NewUserDto } from '../../new-user-dto.js';
 import { userList, type UserSummary } from '../../user-list.js';
