@@ -1,5 +1,7 @@
 // Analyse stage for the project's compiler options: what in tsconfig.json makes a Kiln app build
 // into something that cannot run. Reported on the option in tsconfig.json, like TypeScript's own.
+// This is the one file of the framework that names TypeScript's legacy decorator option: it reads
+// a consumer's tsconfig to refuse the option (KILN130), and its message must name what to remove.
 import type * as ts from 'typescript';
 import { kilnDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import type { Toolkit } from '../toolkit.cjs';
@@ -17,7 +19,7 @@ export function compilerOptionDiagnostics(tk: Toolkit): ts.Diagnostic[] {
   const message =
     "experimentalDecorators is on: TypeScript would compile Kiln's standard (TC39) decorators as legacy decorators and the app " +
     `would crash at start-up. Remove "experimentalDecorators" (and "emitDecoratorMetadata") from ${where}: Kiln needs neither`;
-  const diagnostic = kilnDiagnostic(tk.ts, 'experimentalDecorators', undefined, message);
+  const diagnostic = kilnDiagnostic(tk.ts, 'legacyDecoratorsOption', undefined, message);
   if (configFile === undefined) return [diagnostic];
   // The option may come from an `extends`ed file: then the error points at the top of the project's own tsconfig.json.
   // (JSON nodes have no parents: positions are taken with the file given.)

@@ -259,7 +259,7 @@ export class KilnBuildService {
 /**
  * The compiler options the service emits with. Bundlers and Node's hooks take ES modules; the
  * emit goes to memory, with an inline source map that is handed on; decorators are downlevelled
- * (target ES2022 at most), so what is handed on runs without `experimentalDecorators`.
+ * (target ES2022 at most), so what is handed on runs as standard decorators, with no legacy option.
  */
 function emitOptions(tsi: typeof ts, options: ts.CompilerOptions): ts.CompilerOptions {
   const target = options.target === undefined || options.target > tsi.ScriptTarget.ES2022 ? tsi.ScriptTarget.ES2022 : options.target;

@@ -40,9 +40,9 @@ export const diagnosticCodes = {
     code: 165,
     title: 'an injected class or token cannot be referenced from module scope (declared in a function, or imported with `import type`)',
   },
-  experimentalDecorators: {
+  legacyDecoratorsOption: {
     code: 130,
-    title: 'tsconfig.json turns on experimentalDecorators; Kiln uses standard (TC39) decorators: remove the option',
+    title: "tsconfig.json turns on TypeScript's legacy decorators; Kiln uses standard (TC39) decorators: remove the option",
   },
   generatedCodeError: {
     code: 190,
