@@ -85,9 +85,9 @@ export async function runRateLimitRedis({ rounds = 3, seconds = 5, warmupSeconds
         const started = await startServer(server, port);
         try {
           await checkServer(server, port);
-          await load(port, route.request, warmupSeconds);
+          await load(port, route, warmupSeconds);
           await redis.client.config('RESETSTAT');
-          const result = await load(port, route.request, seconds);
+          const result = await load(port, route, seconds);
           const calls = commandStats(await redis.client.info('commandstats'));
           delete calls.info; // our own INFO
           const total = Object.values(calls).reduce((a, b) => a + b, 0);
