@@ -42,7 +42,11 @@ async function startRedis() {
     { stdio: 'ignore' },
   );
   const client = new Redis(port, '127.0.0.1', { retryStrategy: () => 50 });
+  // redis-server takes a moment to listen: refused connections until then are retried, not reported
+  const ignoreUntilReady = () => {};
+  client.on('error', ignoreUntilReady);
   await client.ping();
+  client.off('error', ignoreUntilReady);
   return {
     url: `redis://127.0.0.1:${port}`,
     client,
