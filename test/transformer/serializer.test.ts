@@ -4,6 +4,7 @@
 // over a real socket on 127.0.0.1 and through app.fetch alike.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
 import { overBothTransports, type Send } from '../support/server.js';
 import { SerializedController, ShortCircuitedController, userRow } from './support/serializer-controllers.js';
 
@@ -65,6 +66,17 @@ test('array of objects: every item filtered to its type; non-ASCII text survives
       publicUser({ ...userRow, id: 9, name: 'Édith 🎉' }),
     ]);
   }));
+
+test("a list is copied to its declared properties and written by JSON.stringify; one object by typia's serialiser", () => {
+  const js = readFileSync(new URL('./support/serializer-controllers.js', import.meta.url), 'utf8');
+  const declaration = (route: string) => {
+    const name = new RegExp(`compiledSerializer\\((kiln\\$serialize_\\d+)\\), Get\\('${route}'\\)`).exec(js)?.[1];
+    assert.ok(name, `${route} has a serialiser`);
+    return new RegExp(`const ${name!.replace('$', '\\$')} = (.*)`).exec(js)![1]!;
+  };
+  assert.match(declaration('/array'), /^kiln\$b\.copyThenStringify\(/);
+  assert.not.match(declaration('/nested'), 'copyThenStringify');
+});
 
 test('string and numeric enums are sent as their values', () =>
   overBothTransports(config, async (send) => {

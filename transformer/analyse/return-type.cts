@@ -17,10 +17,19 @@ export type TypedResponsesOption = boolean | 'assert';
 /** The JSDoc tag that keeps one route on `JSON.stringify`: `/** @jsonStringify *\/`. */
 export const optOutTag = 'jsonStringify';
 
+/**
+ * How a return value is written from its type. `object`: typia's JSON serialiser, straight-line
+ * string building (fastest for one object). `list`: typia's copy of the value holding only the
+ * declared properties, then V8's own `JSON.stringify` (fastest for an array of objects: typia's
+ * many concatenations are slower to build and to flatten for the socket than V8's native writer).
+ */
+export type SerializationForm = 'object' | 'list';
+
 /** How one route's return value is serialised: a typia serialiser for its return type. */
 export interface ResponseSerialization {
   /** A type expression naming the awaited return type from module scope: `Awaited<ReturnType<Users['list']>>`. */
   readonly typeQuery: string;
+  readonly form: SerializationForm;
   /** The method's name in the original file: where typia's own errors about the type are reported. */
   readonly site: { readonly start: number; readonly end: number };
 }
@@ -39,7 +48,10 @@ export interface ResponsesModel {
 }
 
 /** Why a return type is not serialised from its type: it is not one, or JSON.stringify must see it whole. */
-type Verdict = { readonly serialise: true } | { readonly serialise: false } | { readonly problem: DiagnosticKey; readonly message: string };
+type Verdict =
+  | { readonly serialise: true; readonly form: SerializationForm }
+  | { readonly serialise: false }
+  | { readonly problem: DiagnosticKey; readonly message: string };
 
 /** Nesting deeper than this is not searched (recursive generic types never end). */
 const deepest = 24;
@@ -95,6 +107,7 @@ export function analyseResponses(tk: Toolkit, option: TypedResponsesOption | und
           if ('type' in owner) {
             methods.set(node.name.getEnd(), {
               typeQuery: `Awaited<ReturnType<${owner.type}>>`,
+              form: verdict.form,
               site: { start: node.name.getStart(file), end: node.name.getEnd() },
             });
           }
@@ -124,7 +137,7 @@ function verdictOf(tk: Toolkit, method: ts.MethodDeclaration): Verdict {
     tsi.TypeFlags.Any | tsi.TypeFlags.Unknown | tsi.TypeFlags.Void | tsi.TypeFlags.Undefined | tsi.TypeFlags.Never | tsi.TypeFlags.Null;
   if (type.flags & nothing) return { serialise: false };
   const found = inspect(tk, type, '', new Set(), 0);
-  if (found === undefined) return { serialise: true };
+  if (found === undefined) return { serialise: true, form: checker.isArrayType(type) ? 'list' : 'object' };
   if (found.what === 'bigint') {
     const where = found.path === '' ? 'the return type' : `'${found.path}' in the return type`;
     return {
