@@ -8,6 +8,7 @@ import { Controller, Get, canonicalAddress, compiledBinder, type KilnConfig, typ
 import { rateLimit } from '@kiln/rate-limit';
 import { raw } from '../support/raw.js';
 import { start, type Started } from '../support/server.js';
+import { seededRandom } from './support/seeded-random.js';
 
 @Controller('/')
 class WhoAmI {
@@ -16,16 +17,6 @@ class WhoAmI {
   ip(req: KilnRequest) {
     return { ip: req.ip ?? null };
   }
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const entries = [
@@ -88,7 +79,7 @@ Forged.after.each(async () => {
 
 Forged('trustProxy false: 300 forged header sets, req.ip is always the socket address', async () => {
   const port = await serve({ trustProxy: false });
-  const next = random(17);
+  const next = seededRandom(17);
   for (let i = 0; i < 300; i++) {
     const forged = forgedList(next);
     const seen = await ipOf(port, forged, entries[Math.floor(next() * entries.length)]);
@@ -98,7 +89,7 @@ Forged('trustProxy false: 300 forged header sets, req.ip is always the socket ad
 
 Forged('one trusted hop: 300 forged lists, req.ip is what the nearest proxy appended, never a left entry', async () => {
   const port = await serve({ trustProxy: 1 });
-  const next = random(23);
+  const next = seededRandom(23);
   for (let i = 0; i < 300; i++) {
     // The proxy in front appends the address it saw as the right-most entry; all the rest is the client's.
     const appended = next() < 0.5 ? '198.51.100.77' : '2001:db8::77';
@@ -110,7 +101,7 @@ Forged('one trusted hop: 300 forged lists, req.ip is what the nearest proxy appe
 
 Forged('the default (first entry): 300 forged lists, req.ip is always a canonical address or the socket', async () => {
   const port = await serve({});
-  const next = random(29);
+  const next = seededRandom(29);
   for (let i = 0; i < 300; i++) {
     const forged = forgedList(next);
     const seen = await ipOf(port, forged, next() < 0.5 ? entries[Math.floor(next() * entries.length)] : undefined);
@@ -126,7 +117,7 @@ Forged(
   async () => {
     for (const trustProxy of [false, 1] as const) {
       const port = await serve({ trustProxy, middlewares: [rateLimit({ max: 40, windowMs: 60_000 })] });
-      const next = random(31);
+      const next = seededRandom(31);
       const statuses: number[] = [];
       for (let i = 0; i < 120; i++) {
         const forged = trustProxy === false ? forgedList(next) : `${forgedList(next)}, 198.51.100.77`;

@@ -4,6 +4,7 @@ import { Body, Controller, Get, Post, compiledBinder, type KilnRequest } from '@
 import { start, request, type Started } from '../support/server.js';
 import { raw, type RawReply } from '../support/raw.js';
 import { parseResponses } from './support/http-responses.js';
+import { seededRandom } from './support/seeded-random.js';
 
 interface Tree {
   value: number;
@@ -45,16 +46,6 @@ class FuzzController {
   @Post('/tree') tree(@Body() tree: Tree) {
     return { value: tree.value };
   }
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const valid = [
@@ -138,7 +129,7 @@ Fuzz.after(async () => {
 });
 
 Fuzz('3,000 malformed requests each get a well-formed answer below 500 or a closed connection', async () => {
-  const next = random(20261122);
+  const next = seededRandom(20261122);
   const total = 3000;
   const replies: { payload: string; reply: RawReply }[] = [];
   let index = 0;
@@ -192,7 +183,7 @@ function headerText(next: () => number): string {
 }
 
 Fuzz('600 header names and values from input: 200 when HTTP can carry them, else a reported 500; never a crash', async () => {
-  const next = random(20261123);
+  const next = seededRandom(20261123);
   const counts: Record<string, number> = {};
   await inParallel(
     600,
@@ -225,7 +216,7 @@ Fuzz('600 header names and values from input: 200 when HTTP can carry them, else
 });
 
 Fuzz('300 returned Responses with random framing headers: every answer is framed by Kiln, pipelined answers stay in step', async () => {
-  const next = random(20261124);
+  const next = seededRandom(20261124);
   const names = [
     'content-length',
     'transfer-encoding',
@@ -285,7 +276,7 @@ Fuzz('300 returned Responses with random framing headers: every answer is framed
 });
 
 Fuzz('300 JSON bodies of random depth: 200 within maxBodyDepth, 400 beyond it, never a 5xx', async () => {
-  const next = random(20261125);
+  const next = seededRandom(20261125);
   const counts: Record<string, number> = {};
   await inParallel(
     300,
