@@ -5,35 +5,23 @@
 // gets a working validator too.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createServer, type ControllerClass } from '@kiln/core';
-import { compileFixture, fixturesDir, parseDiagnostics, root, type Compiled, type Reported } from './support/compile-fixture.js';
+import {
+  compileFixture,
+  fixturesDir,
+  markers,
+  parseDiagnostics,
+  root,
+  type Compiled,
+  type Expected,
+  type Reported,
+} from './support/compile-fixture.js';
 
 const fixtures = join(fixturesDir, 'body-validation');
-
-interface Expected {
-  file: string;
-  line: number;
-  code: string;
-}
-
-function markers(project: string): Expected[] {
-  const expected: Expected[] = [];
-  for (const name of readdirSync(project)
-    .filter((f) => f.endsWith('.ts'))
-    .sort()) {
-    readFileSync(join(project, name), 'utf8')
-      .split('\n')
-      .forEach((text, i) => {
-        const marker = /\/\/ expect: (\w+)/.exec(text);
-        if (marker !== null) expected.push({ file: name, line: i + 1, code: marker[1]! });
-      });
-  }
-  return expected;
-}
 
 type Build = { compiled: Compiled; reported: Reported[]; expected: Expected[] };
 const builds = new Map<string, Promise<Build>>();

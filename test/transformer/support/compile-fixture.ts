@@ -1,6 +1,7 @@
 // Compiles a fixture project the way a consumer builds: the real `tspc` binary, a tsconfig.json
 // with (or without) the @kiln/core/transformer plugin entry.
 import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -49,4 +50,27 @@ export function parseDiagnostics(output: string): Reported[] {
     found.push({ file: file.replace(/\\/g, '/'), line: Number(row), column: Number(column), code: kiln?.[1] ?? tsCode, message });
   }
   return found;
+}
+
+/** A diagnostic a fixture expects: a `// expect: KILNnnn` comment on the line it must be reported at. */
+export interface Expected {
+  file: string;
+  line: number;
+  code: string;
+}
+
+/** Every `// expect: <code>` marker in the `.ts` files of a fixture project, by file name and line. */
+export function markers(project: string): Expected[] {
+  const expected: Expected[] = [];
+  for (const name of readdirSync(project)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()) {
+    readFileSync(join(project, name), 'utf8')
+      .split('\n')
+      .forEach((text, i) => {
+        const marker = /\/\/ expect: (\w+)/.exec(text);
+        if (marker !== null) expected.push({ file: name, line: i + 1, code: marker[1]! });
+      });
+  }
+  return expected;
 }
