@@ -18,12 +18,15 @@ let legacy: FixtureProject;
 
 test.before(() => {
   broken = fixtureProject('broken-app');
-  // The working app with `experimentalDecorators` turned on.
+  // The working app with legacy decorators turned on, as a NestJS project has them.
   legacy = fixtureProject('app');
   const tsconfig = join(legacy.dir, 'tsconfig.json');
   writeFileSync(
     tsconfig,
-    readFileSync(tsconfig, 'utf8').replace('"strict": true,', '"strict": true,\n    "experimentalDecorators": true,'),
+    readFileSync(tsconfig, 'utf8').replace(
+      '"strict": true,',
+      '"strict": true,\n    "experimentalDecorators": true,\n    "emitDecoratorMetadata": true,',
+    ),
   );
 });
 
