@@ -34,6 +34,7 @@ export type { CorsOptions, CorsOrigin } from './middlewares/cors-options.js';
 export { canonicalAddress, type TrustProxy } from './request/client-address.js';
 
 // Answering and failing
+export { Response } from './response/kiln-response.js';
 export { HttpCode } from './http-code.js';
 export { HttpError } from './http-error.js';
 export { KilnError, runtimeErrorCodes, type RuntimeErrorCode } from './kiln-error.js';

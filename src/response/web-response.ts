@@ -2,6 +2,8 @@ import { kReport, kResponseHeaders } from '../symbols.js';
 import type { RequestCore } from '../request/kiln-request.js';
 import { errorOutcome } from './error-body.js';
 import { jsonContentType, serialize, valueStatus } from './json-body.js';
+// Kiln's own: a JSON body handed to a middleware's next() or to app.fetch makes no stream unless read.
+import { Response as KilnResponse } from './kiln-response.js';
 
 /** Recorded headers replace a Response's own, except Set-Cookie and Vary, which are added to. */
 function copyRecorded(recorded: string[], headers: Headers): void {
@@ -28,7 +30,7 @@ export function withRecordedHeaders(req: RequestCore, response: Response): Respo
   } catch {
     const headers = new Headers(response.headers);
     copyRecorded(recorded, headers);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    return new KilnResponse(response.body, { status: response.status, statusText: response.statusText, headers });
   }
 }
 
@@ -45,14 +47,14 @@ export function valueToWebResponse(req: RequestCore, value: unknown): Response {
   if (value instanceof Response) return withRecordedHeaders(req, value);
   const status = valueStatus(req, value);
   const body = serialize(req, value);
-  if (body === undefined) return new Response(null, { status, headers: headersFor(req, undefined) });
-  return new Response(withoutBody(req, status) ? null : body, { status, headers: headersFor(req, jsonContentType) });
+  if (body === undefined) return new KilnResponse(null, { status, headers: headersFor(req, undefined) });
+  return new KilnResponse(withoutBody(req, status) ? null : body, { status, headers: headersFor(req, jsonContentType) });
 }
 
 export function errorToWebResponse(req: RequestCore, error: unknown): Response {
   const outcome = errorOutcome(error);
   if (outcome.unexpected) req[kReport](outcome.reported);
-  return new Response(req.method === 'HEAD' ? null : outcome.body, {
+  return new KilnResponse(req.method === 'HEAD' ? null : outcome.body, {
     status: outcome.status,
     headers: headersFor(req, jsonContentType),
   });
@@ -62,5 +64,5 @@ export function errorToWebResponse(req: RequestCore, error: unknown): Response {
 export function finalWebResponse(req: RequestCore, response: Response): Response {
   if (req.method !== 'HEAD' || response.body === null) return response;
   response.body.cancel().catch(() => {});
-  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new KilnResponse(null, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
