@@ -6,7 +6,19 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Controller, Get, HttpError, Post, Req, Response, cors, type KilnRequest, type MiddlewareFunction } from '@kiln/core';
+import {
+  Controller,
+  Get,
+  HttpError,
+  Post,
+  Req,
+  Response,
+  compression,
+  cors,
+  createServer,
+  type KilnRequest,
+  type MiddlewareFunction,
+} from '@kiln/core';
 import { rateLimit } from '@kiln/rate-limit';
 import { seededRandom } from '../hardening/support/seeded-random.js';
 import { raw } from '../support/raw.js';
@@ -509,3 +521,33 @@ Http("app.fetch answers with Kiln's Response for plain values, and passes a hand
 });
 
 Http.run();
+
+const Compressed = suite('Kiln Response: compression() compresses the kept body at once');
+const longCsv = 'id,name\n' + Array.from({ length: 200 }, (_, i) => `${i},Ada Lovelace ☕`).join('\n');
+
+@Controller('/long')
+class LongController {
+  @Get('/csv') csv() {
+    return new Response(longCsv, { headers: { 'content-type': 'text/csv; charset=utf-8' } });
+  }
+}
+
+Compressed('over a socket and through app.fetch: gzip with its content-length, the same text decoded', async () => {
+  const compressed = await start({ controllers: [LongController], middlewares: [compression()] });
+  try {
+    const response = await fetch(`${compressed.base}/long/csv`, { headers: { 'accept-encoding': 'gzip' } });
+    assert.is(response.headers.get('content-encoding'), 'gzip');
+    assert.ok(Number(response.headers.get('content-length')) < Buffer.byteLength(longCsv));
+    assert.is(await response.text(), longCsv);
+    const app = createServer({ controllers: [LongController], middlewares: [compression()] });
+    const inProcess = await app.fetch(new Request('http://localhost/long/csv', { headers: { 'accept-encoding': 'gzip' } }));
+    assert.is(inProcess.headers.get('content-encoding'), 'gzip');
+    assert.is(inProcess.headers.get('vary'), 'Accept-Encoding');
+    const decoded = new globalThis.Response(inProcess.body!.pipeThrough(new DecompressionStream('gzip')));
+    assert.is(await decoded.text(), longCsv);
+  } finally {
+    await compressed.close();
+  }
+});
+
+Compressed.run();
