@@ -28,6 +28,7 @@ export const guide = [
     items: [
       { text: 'OpenAPI', link: '/guide/openapi' },
       { text: 'Rate limiting', link: '/guide/rate-limiting' },
+      { text: 'Compression', link: '/guide/compression' },
     ],
   },
   {
