@@ -9,11 +9,16 @@
  * import kiln from '@kiln/core/esbuild';
  * await build({ entryPoints: ['src/main.ts'], bundle: true, platform: 'node', format: 'esm', outfile: 'dist/server.mjs', plugins: [kiln()] });
  * ```
+ *
+ * @module @kiln/core/esbuild
  */
 import type { OnLoadArgs, OnLoadOptions, OnLoadResult, PartialMessage, Plugin, PluginBuild } from 'esbuild';
 import { kilnUnplugin, type KilnPluginOptions } from './kiln-unplugin.mjs';
 
 export type { KilnPluginOptions };
+export type { KilnBuildOptions } from './kiln-build-service.cjs';
+export type { OpenApiOptions } from '../openapi/openapi-types.cjs';
+export type { TypedResponsesOption } from '../analyse/return-type.cjs';
 
 type OnLoadCallback = (args: OnLoadArgs) => OnLoadResult | null | undefined | Promise<OnLoadResult | null | undefined>;
 
