@@ -43,6 +43,7 @@ export type { ContentCoding } from './compression/content-coding.js';
 export { canonicalAddress, type TrustProxy } from './request/client-address.js';
 
 // Answering and failing
+export { Response } from './response/kiln-response.js';
 export { HttpCode } from './http-code.js';
 export { HttpError } from './http-error.js';
 export { KilnError, runtimeErrorCodes, type RuntimeErrorCode } from './kiln-error.js';
