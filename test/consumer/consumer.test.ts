@@ -218,7 +218,9 @@ test('Getting started, Bundle for deployment: the bundle, copied to an empty fol
 
 test('Getting started, Rebuild and restart: node watch.mjs rebuilds and restarts the server when src/app.ts changes', async () => {
   writeFileSync(join(project, 'watch.mjs'), readmeBlock(blocks, 'watch.mjs'));
-  const command = readmeBlock(blocks, 'watch-run').replace(/\s+#.*$/gm, '').trim();
+  const command = readmeBlock(blocks, 'watch-run')
+    .replace(/\s+#.*$/gm, '')
+    .trim();
   assert.is(command, 'node watch.mjs');
   const appFile = join(project, 'src', 'app.ts');
   const source = readFileSync(appFile, 'utf8');
