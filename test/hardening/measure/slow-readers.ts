@@ -15,8 +15,13 @@ const megabytes = Number(process.env.MEGABYTES ?? 20);
 interface Stats {
   sockets: number;
   rssMb: number;
+  /** JS heap + memory outside it (Buffers, strings handed to the socket) as Node counts it. */
+  heapAndExternalMb: number;
   rssAfterGcMb?: number;
+  heapAndExternalAfterGcMb?: number;
 }
+
+const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
 const payload = { items: Array.from({ length: megabytes }, () => 'j'.repeat(2 ** 20)) };
 
@@ -31,13 +36,17 @@ class BigController {
 }
 
 function serverStats(gc: boolean): Stats {
+  const usage = process.memoryUsage();
   const stats: Stats = {
     sockets: process.getActiveResourcesInfo().filter((kind) => kind === 'TCPSocketWrap').length,
-    rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
+    rssMb: mb(usage.rss),
+    heapAndExternalMb: mb(usage.heapUsed + usage.external),
   };
   if (gc) {
     (globalThis as { gc?: () => void }).gc?.();
-    stats.rssAfterGcMb = Math.round(process.memoryUsage().rss / 2 ** 20);
+    const collected = process.memoryUsage();
+    stats.rssAfterGcMb = mb(collected.rss);
+    stats.heapAndExternalAfterGcMb = mb(collected.heapUsed + collected.external);
   }
   return stats;
 }
@@ -76,14 +85,23 @@ async function measure(): Promise<void> {
   const sockets = await Promise.all(Array.from({ length: clients }, () => stalledClient(port)));
   const allStarted = performance.now();
   let peak = await ask(child);
+  let mostSockets = peak.sockets;
   const samples: { atMs: number; stats: Stats }[] = [];
   while (performance.now() - allStarted < 2 * sendTimeout) {
     await new Promise((resolve) => setTimeout(resolve, 250));
     const stats = await ask(child);
     if (stats.rssMb > peak.rssMb) peak = stats;
+    mostSockets = Math.max(mostSockets, stats.sockets);
     samples.push({ atMs: Math.round(performance.now() - allStarted), stats });
   }
   const after = await ask(child);
+  // Clients start one after another (each answer is 20 MB of JSON to serialise), so the last one's
+  // deadline ends after the first ones': sample on until every socket is closed (at most 10 × sendTimeout).
+  while (samples.at(-1)!.stats.sockets > before.sockets && performance.now() - allStarted < 10 * sendTimeout) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    samples.push({ atMs: Math.round(performance.now() - allStarted), stats: await ask(child) });
+  }
+  const settled = samples.at(-1)!.stats;
   const afterGc = await ask(child, true);
   const firstAllClosed = samples.find((sample) => sample.stats.sockets === before.sockets);
   console.log(
@@ -95,8 +113,10 @@ async function measure(): Promise<void> {
         clientsStartedInMs: Math.round(allStarted - started),
         before,
         peak,
+        mostOpenSockets: mostSockets,
         at2xSendTimeout: after,
-        at2xSendTimeoutAfterGc: afterGc,
+        whenAllClosed: settled,
+        thenAfterGc: afterGc,
         allServerSocketsClosedAtMs: firstAllClosed?.atMs ?? null,
       },
       null,
