@@ -16,7 +16,7 @@ import { errorBody } from './response/error-body.js';
 import { writeError, writeJson, writeResult } from './response/node-response.js';
 import { Container } from './injection/container.js';
 import type { RouteInfo } from './router/route-info.js';
-import { errorToWebResponse, finalWebResponse, valueToWebResponse } from './response/web-response.js';
+import { encodedWebResponse, errorToWebResponse, finalWebResponse, valueToWebResponse } from './response/web-response.js';
 import type { KilnConfig, KilnServer } from './server-config.js';
 
 export type { KilnConfig, KilnServer } from './server-config.js';
@@ -139,9 +139,9 @@ export function createServer(config: KilnConfig): KilnServer {
     if (!started) await ready;
     const req = new FetchRequest(request, options);
     try {
-      return finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req)));
+      return encodedWebResponse(req, finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req))));
     } catch (error) {
-      return errorToWebResponse(req, error);
+      return encodedWebResponse(req, errorToWebResponse(req, error));
     }
   };
 
