@@ -47,7 +47,7 @@ export interface KilnConfig {
    * `{ token, factory }` (sync or async, called once at start-up). See "Dependency injection".
    */
   injections?: Injection[];
-  /** Serve the OpenAPI document the build wrote, and a docs page (README: OpenAPI). Off by default. */
+  /** Serve the OpenAPI document the build wrote, and a docs page (docs: guide/openapi.md). Off by default. */
   docs?: DocsOptions;
 }
 
