@@ -1,5 +1,6 @@
 // Kiln's own web Response: the global one, minus the cost of a body stream nobody reads.
 // No runtime module is imported here: the class is shared by every runtime Kiln runs on.
+import { isHeaderValue, recordableHeaderName } from './header-rules.js';
 
 /** What the global Response has besides its body: headers, status, statusText, ok, type, url, redirected. */
 type ResponseHead = Omit<
@@ -26,6 +27,45 @@ const jsonType = 'application/json';
 const webPrototype = globalThis.Response.prototype;
 
 let keptBodyOf: (response: object) => string | Uint8Array | undefined;
+let pendingHeadersOf: (response: object) => string[] | undefined;
+
+/**
+ * The headers of a plain `{ name: value }` record as a flat [lower-case name, value, ...] list in
+ * the order a `Headers` object iterates them (by name), with `contentType` added when the record
+ * has none; `undefined` when the record needs the global class's own handling: anything but a
+ * plain object of string values, a name that is not a token or is a framing or connection header
+ * (Kiln writes those), `set-cookie`, a name given twice, a value with surrounding whitespace (the
+ * global class trims it) or a character HTTP cannot carry (it refuses some, Node the others).
+ */
+function plainHeaders(headers: unknown, contentType: string | undefined): string[] | undefined {
+  if (headers === undefined) return contentType === undefined ? [] : ['content-type', contentType];
+  if (headers === null || typeof headers !== 'object') return undefined;
+  const prototype = Object.getPrototypeOf(headers);
+  if (prototype !== Object.prototype && prototype !== null) return undefined;
+  const pairs: [string, string][] = [];
+  let hasType = false;
+  for (const name in headers) {
+    if (!Object.hasOwn(headers, name)) return undefined;
+    const value = (headers as Record<string, unknown>)[name];
+    const lowerName = recordableHeaderName(name);
+    if (lowerName === undefined || lowerName === 'set-cookie' || !isHeaderValue(value)) return undefined;
+    if (value.length > 0 && (isEdgeSpace(value.charCodeAt(0)) || isEdgeSpace(value.charCodeAt(value.length - 1)))) return undefined;
+    for (const [seen] of pairs) if (seen === lowerName) return undefined;
+    if (lowerName === 'content-type') hasType = true;
+    pairs.push([lowerName, value]);
+  }
+  // symbol keys are not plain headers either
+  if (Object.getOwnPropertySymbols(headers).length > 0) return undefined;
+  if (!hasType && contentType !== undefined) pairs.push(['content-type', contentType]);
+  if (pairs.length > 1) pairs.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  const flat: string[] = [];
+  for (const [name, value] of pairs) flat.push(name, value);
+  return flat;
+}
+
+function isEdgeSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09;
+}
 
 /**
  * A web `Response` that keeps a string or bytes body as it was given and builds the body's web
@@ -57,6 +97,11 @@ export class Response extends WebResponse {
   #streamed: globalThis.Response | undefined;
   /** Set for bodies the global class holds itself. */
   #native: boolean;
+  /**
+   * Headers given as a plain record, checked and in `Headers` order, not yet copied into the
+   * global class's `Headers` (that happens on the first read of `.headers`): the writer sends them as they are.
+   */
+  #pendingHeaders: string[] | undefined;
 
   static {
     // The writer's view of the kept body: only while no stream over it was locked or read.
@@ -67,14 +112,29 @@ export class Response extends WebResponse {
       if (streamed !== undefined && (streamed.bodyUsed || streamed.body?.locked)) return undefined;
       return kept.#kept;
     };
+    pendingHeadersOf = (response) => (#pendingHeaders in response ? (response as Response).#pendingHeaders : undefined);
   }
 
   constructor(body?: ResponseBody, init?: ResponseInit) {
     const keeps = typeof body === 'string' || body instanceof Uint8Array;
-    super(keeps ? null : body, init);
+    const contentType = typeof body === 'string' ? textType : undefined;
+    // hot path: a string or bytes body with a plain record of headers builds no Headers until read
+    const pending = keeps ? plainHeaders(init?.headers, contentType) : undefined;
+    super(keeps ? null : body, pending === undefined ? init : { status: init?.status, statusText: init?.statusText });
     this.#native = !keeps;
+    this.#pendingHeaders = pending;
     if (keeps)
-      this.#keep(typeof body === 'string' ? body : new Uint8Array(body as Uint8Array), typeof body === 'string' ? textType : undefined);
+      this.#keep(typeof body === 'string' ? body : new Uint8Array(body as Uint8Array), pending === undefined ? contentType : undefined);
+  }
+
+  get headers(): Headers {
+    const headers: Headers = Reflect.get(webPrototype, 'headers', this);
+    const pending = this.#pendingHeaders;
+    if (pending !== undefined) {
+      this.#pendingHeaders = undefined;
+      for (let i = 0; i < pending.length; i += 2) headers.append(pending[i]!, pending[i + 1]!);
+    }
+    return headers;
   }
 
   /** Like the global `Response.json`: the value as JSON text, with `content-type: application/json` unless `init` sets one. */
@@ -173,4 +233,13 @@ export class Response extends WebResponse {
  */
 export function keptBody(response: object): string | Uint8Array | undefined {
   return keptBodyOf(response);
+}
+
+/**
+ * The headers of a Kiln {@link Response} given as a plain record and never read since, as a fresh
+ * flat [name, value, ...] list the writer can send (no framing, connection or set-cookie header
+ * among them); undefined once `.headers` was read, or for any other Response.
+ */
+export function pendingHeaders(response: object): string[] | undefined {
+  return pendingHeadersOf(response)?.slice();
 }

@@ -9,7 +9,7 @@ import { decodedByFetch, sendableHeaders } from './response-framing.js';
 import { withRecordedHeaders } from './web-response.js';
 import { answerWriteFailure } from './write-failure.js';
 import { responseSource } from './response-source.js';
-import { keptBody } from './kiln-response.js';
+import { keptBody, pendingHeaders } from './kiln-response.js';
 import { armSendDeadline, clearSendDeadline } from './send-deadline.js';
 
 type Chunk = { done: true; value?: undefined } | { done: false; value: unknown };
@@ -87,7 +87,7 @@ export function writeWebResponse(req: NodeRequest, response: Response): void {
         );
       source = responseSource(merged);
     }
-    headers = sendableHeaders(merged, decoded);
+    headers = pendingHeaders(merged) ?? sendableHeaders(merged, decoded);
     if (req[kCloseConnection]) headers.push('connection', 'close');
   } catch (error) {
     answerWriteFailure(req, error);

@@ -178,6 +178,26 @@ Consumers('the constructor refuses what the global one refuses, with the same er
   }
 });
 
+Consumers('a plain record of headers: the same Headers, in the same order, however they are given', async () => {
+  const records: Record<string, unknown>[] = [
+    { 'X-B': 'b', 'x-a': 'a' },
+    { 'content-type': 'text/csv', 'CONTENT-LENGTH': '3', Connection: 'close' },
+    { 'x-trim': ' v ', 'x-tab': '\tv', 'x-n': 1, 'x-u': undefined },
+    { 'X-Dup': '1', 'x-dup': '2' },
+    { 'set-cookie': 'a=1', 'Set-Cookie': 'b=2' },
+    { 'x-latin': 'caf\u00e9' },
+    Object.assign(Object.create(null), { 'x-null-proto': 'yes' }),
+  ];
+  for (const headers of records) {
+    for (const body of ['text', new Uint8Array([1])]) {
+      await same(JSON.stringify(headers), async (make) => {
+        const response = make(body, { headers: headers as Record<string, string> });
+        return [await observe(() => response.headers), response.headers.getSetCookie(), response.headers.get('content-type')];
+      });
+    }
+  }
+});
+
 Consumers('bytes given are copied, as the global Response copies them', async () => {
   const bytes = new Uint8Array([1, 2, 3]);
   const response = new Response(bytes);
@@ -300,6 +320,26 @@ class KilnResponseController {
     return new Response('with recorded headers', { headers: { 'set-cookie': 'b=2' } });
   }
 
+  @Get('/plain-headers') plainHeaders() {
+    return new Response('plain', {
+      status: 203,
+      headers: { 'X-B': 'b', 'Cache-Control': 'no-store', 'x-a': 'a\tb', 'Content-Type': 'text/x-plain' },
+    });
+  }
+
+  @Get('/odd-headers') oddHeaders() {
+    return new Response('odd', {
+      headers: { 'x-trim': '  padded ', 'x-n': 1 as unknown as string, 'set-cookie': 'a=1', connection: 'x-drop', 'x-drop': 'gone' },
+    });
+  }
+
+  @Get('/changed-headers') changedHeaders() {
+    const response = new Response('changed', { headers: { 'content-type': 'text/plain' } });
+    response.headers.set('x-late', 'yes');
+    response.headers.set('content-type', 'text/x-late');
+    return response;
+  }
+
   @Get('/read-twice', inspect) readTwice() {
     return new Response('read by a middleware');
   }
@@ -345,6 +385,19 @@ class KilnResponseController {
 // The same answers built with the global Response: what goes over the wire must not differ.
 @Controller('/global-response')
 class GlobalResponseController {
+  @Get('/plain-headers') plainHeaders() {
+    return new WebResponse('plain', {
+      status: 203,
+      headers: { 'X-B': 'b', 'Cache-Control': 'no-store', 'x-a': 'a\tb', 'Content-Type': 'text/x-plain' },
+    });
+  }
+
+  @Get('/odd-headers') oddHeaders() {
+    return new WebResponse('odd', {
+      headers: { 'x-trim': '  padded ', 'x-n': 1 as unknown as string, 'set-cookie': 'a=1', connection: 'x-drop', 'x-drop': 'gone' },
+    });
+  }
+
   @Get('/csv') csv() {
     return new WebResponse(csv, { headers: { 'content-type': 'text/csv; charset=utf-8', 'x-route': 'csv' } });
   }
@@ -403,10 +456,14 @@ Http('a string body is sent whole with its exact content-length, type and header
 });
 
 Http('on the wire, byte for byte what the global Response sends (GET and HEAD, Date aside)', async () => {
-  for (const route of ['csv', 'bytes', 'json', 'framing', 'recorded']) {
-    for (const method of ['GET', 'HEAD']) {
-      const ask = (base: string) =>
-        raw(port(), `${method} /${base}/${route} HTTP/1.1\r\nHost: x\r\nOrigin: http://app.example\r\nConnection: close\r\n\r\n`);
+  for (const route of ['csv', 'bytes', 'json', 'framing', 'recorded', 'plain-headers', 'odd-headers']) {
+    for (const [method, origin] of [
+      ['GET', 'Origin: http://app.example\r\n'],
+      ['HEAD', 'Origin: http://app.example\r\n'],
+      ['GET', ''],
+    ]) {
+      // Without an Origin, cors() records nothing: the headers of the Response go out as given.
+      const ask = (base: string) => raw(port(), `${method} /${base}/${route} HTTP/1.1\r\nHost: x\r\n${origin}Connection: close\r\n\r\n`);
       const withoutDate = (text: string) => text.replace(/\r\ndate: [^\r]*/i, '');
       const ours = withoutDate((await ask('kiln-response')).text);
       const theirs = withoutDate((await ask('global-response')).text);
@@ -443,6 +500,13 @@ Http("framing and hop-by-hop headers of the Response are not copied; Kiln's are 
   assert.not.match(reply, /999|timeout=1/);
   assert.match(reply, /\r\nx-kept: yes\r\n/);
   assert.ok(reply.endsWith('\r\n\r\nframed'));
+});
+
+Http('headers changed after the Response was built are the ones sent', async () => {
+  const response = await fetch(`${server.base}/kiln-response/changed-headers`);
+  assert.is(response.headers.get('x-late'), 'yes');
+  assert.is(response.headers.get('content-type'), 'text/x-late');
+  assert.is(await response.text(), 'changed');
 });
 
 Http('recorded headers are added: set-cookie from both, in order', async () => {
