@@ -7,7 +7,8 @@ import { RateLimitError } from './rate-limit-error.js';
  * What a full `MemoryStore` does with a new key when every key it holds is at or over its limit
  * (nothing can be evicted without letting a limited client through):
  * - `'refuse'` (default): the new key is refused (429, `Retry-After` = when a held key's window
- *   frees room) and not stored. A flood can then lock out new clients, never let a limited one in.
+ *   frees room) and not stored; so is a held key's request that would need a new timestamp. A
+ *   flood can then lock out new clients, never let a limited one in.
  * - `'evict-oldest'`: the least recently used key is evicted, limited or not, and the new key is
  *   counted. New clients are always served; a limited client can be reset by a flood.
  */
@@ -55,6 +56,8 @@ const counterKeyBytes = entryOverhead;
 const logKeyBytes = entryOverhead + logOverhead + timestampBytes;
 /** What a key costs besides its timestamps. */
 const entryBytes = (key: string, entry: Entry) => entryOverhead + keyBytes(key) + (entry instanceof SlidingLog ? logOverhead : 0);
+/** What `#count` returns for a request refused because the store is full of limited keys. */
+const overflowed = -1;
 /** A full store is emptied down to this share of its budget, so eviction scans are amortised. */
 const refillShare = 0.8;
 
@@ -145,6 +148,7 @@ export class MemoryStore implements RateLimitStore {
     if (this.#counter) return countRequest(entry as WindowCounter, now, this.#windowMs, this.#max);
     const log = entry as SlidingLog;
     const count = this.#count(log, now);
+    if (count === overflowed) return { count: this.#max + 1, resetTime: this.#blockedUntil };
     const resetTime = log.times.length > log.head ? log.oldest() + this.#windowMs : now + this.#windowMs;
     return { count, resetTime };
   }
@@ -187,8 +191,7 @@ export class MemoryStore implements RateLimitStore {
       const cost = (this.#counter ? counterKeyBytes : logKeyBytes) + keyBytes(key);
       if (this.#full(cost) && !this.#makeRoom(now, cost)) {
         if (!this.#evictOldest) return undefined;
-        const oldest = entries.keys().next();
-        if (!oldest.done) this.#forget(oldest.value, entries.get(oldest.value)!);
+        this.#evictUntilWithin(cost);
       }
       entry = this.#counter ? new WindowCounter() : new SlidingLog();
       entries.set(key, entry);
@@ -212,9 +215,26 @@ export class MemoryStore implements RateLimitStore {
     }
     log.times.push(now);
     this.#bytes += (log.times.length - length) * timestampBytes;
-    // a log that grew past the budget (no new key needed for that) makes room as a new key would
-    if (this.#bytes > this.#maxBytes) this.#makeRoom(now, 0);
+    // A log that grows past the budget makes room as a new key would. When only limited keys are
+    // left, the timestamp is taken back and the request gets the overflow answer: memory stays
+    // within maxBytes, and nothing counted is forgotten.
+    if (this.#bytes > this.#maxBytes && !this.#makeRoom(now, 0)) {
+      if (this.#evictOldest) this.#evictUntilWithin(0);
+      else {
+        log.times.pop();
+        this.#bytes -= timestampBytes;
+        return overflowed;
+      }
+    }
     return live + 1;
+  }
+
+  /** `overflow: 'evict-oldest'`: evicts from the least recently used end until `cost` more bytes (a new key: one more key) fit. */
+  #evictUntilWithin(cost: number): void {
+    for (const [key, entry] of this.#entries) {
+      if (!this.#full(cost)) return;
+      this.#forget(key, entry);
+    }
   }
 
   /** Whether a new key costing `cost` bytes (0: none) would pass `maxBytes` or `maxKeys`. */

@@ -9,6 +9,7 @@ import vm from 'node:vm';
 import { MemoryStore } from '@kiln/rate-limit';
 import { counterContract, storeContract } from './support/store-contract.js';
 import { withClock } from './support/clock.js';
+import { seededRandom } from './support/trace.js';
 
 function memoryStore(windowMs: number, max: number, options?: ConstructorParameters<typeof MemoryStore>[0]) {
   const store = new MemoryStore(options);
@@ -219,5 +220,79 @@ test('eviction never resets a limited key: the victim stays limited through a fl
 
 test('eviction never resets a limited key: the victim stays limited through a flood of fresh keys, heap bounded (counter)', () =>
   victimThroughFlood('sliding-window-counter'));
+
+/** A hostile key: 1 to 300 characters, ASCII, Latin-1, astral or lone surrogates. */
+function randomKey(random: () => number): string {
+  const length = 1 + Math.floor(random() ** 3 * 300);
+  let key = '';
+  for (let i = 0; i < length; i++) {
+    const kind = random();
+    key +=
+      kind < 0.7
+        ? String.fromCharCode(33 + Math.floor(random() * 94))
+        : kind < 0.85
+          ? String.fromCharCode(160 + Math.floor(random() * 96))
+          : kind < 0.95
+            ? String.fromCodePoint(0x1f600 + Math.floor(random() * 64))
+            : String.fromCharCode(0xd800 + Math.floor(random() * 0x800));
+  }
+  return key;
+}
+
+// The hardening class of issue 24 item 6, fuzzed: whatever the keys and their order, a key refused
+// by its own counts stays refused until the reset time it was given, and the estimate stays within
+// maxBytes. Seeded: a failure names its seed and replays.
+for (const algorithm of ['sliding-log', 'sliding-window-counter'] as const) {
+  test(`fuzz (${algorithm}): 40 seeds × 3,000 hostile operations; a limited key is never released early, bytes within maxBytes`, () =>
+    withClock(1_767_225_600_000, (clock) => {
+      let probes = 0;
+      for (let seed = 1; seed <= 40; seed++) {
+        const random = seededRandom(seed * 7919);
+        const max = 1 + Math.floor(random() * 4);
+        const windowMs = 1000 + Math.floor(random() * 5000);
+        const maxBytes = 4096 + Math.floor(random() * 16_384);
+        const store = new MemoryStore({ maxBytes });
+        store.init({ windowMs, max, algorithm });
+        /** Drives a key to its limit; the time until which it must stay refused, or undefined (refused as overflow). */
+        const drive = (key: string): number | undefined => {
+          let counted = 0;
+          for (let i = 0; i < 4 * max + 2; i++) {
+            const hit = store.hit(key);
+            if (hit.count <= max) counted = hit.count === 1 ? 1 : counted + 1;
+            else return counted > 0 ? hit.resetTime : undefined;
+          }
+          return undefined;
+        };
+        const victims = new Map<string, number | undefined>();
+        for (let v = 0; v < 3; v++) {
+          const key = randomKey(random);
+          victims.set(key, drive(key));
+        }
+        const seen: string[] = [];
+        for (let op = 0; op < 3000; op++) {
+          const what = random();
+          if (what < 0.5) {
+            const key = randomKey(random);
+            if (store.hit(key).count <= max) seen.push(key);
+          } else if (what < 0.8 && seen.length > 0) {
+            store.hit(seen[Math.floor(random() * seen.length)]!);
+          } else if (what < 0.95) {
+            const key = [...victims.keys()][Math.floor(random() * victims.size)]!;
+            const until = victims.get(key);
+            if (until !== undefined && clock.now < until) {
+              probes++;
+              const hit = store.hit(key);
+              assert.ok(hit.count > max, `seed ${seed}: ${JSON.stringify(key)} released ${until - clock.now} ms before its reset`);
+            } else victims.set(key, drive(key));
+          } else clock.now += Math.floor(random() * (windowMs / 10));
+          if (seen.length > 200) seen.splice(0, 100);
+          assert.ok(store.bytes <= maxBytes, `seed ${seed}: ${store.bytes} bytes over ${maxBytes}`);
+        }
+        store.close();
+      }
+      assert.ok(probes > 10_000, `${probes} probes of a limited key`);
+      console.log(`fuzz (${algorithm}): 120,000 operations, ${probes} probes of a limited key, all refused`);
+    }));
+}
 
 test.run();

@@ -4,7 +4,7 @@
  */
 
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
