@@ -33,6 +33,12 @@ export { cors } from './middlewares/cors.js';
 export type { CorsOptions, CorsOrigin } from './middlewares/cors-options.js';
 export { canonicalAddress, type TrustProxy } from './request/client-address.js';
 
+// Logging
+export { Logger, type LogFn, type LogLevel } from './logging/logger.js';
+export { createLogger, type LoggerOptions } from './logging/create-logger.js';
+export type { LogDestination } from './logging/json-logger.js';
+export { requestLogger, type RequestLoggerOptions } from './logging/request-logger.js';
+
 // Answering and failing
 export { HttpCode } from './http-code.js';
 export { HttpError } from './http-error.js';

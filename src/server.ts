@@ -5,7 +5,7 @@ import { withDocsRoutes } from './docs/docs-routes.js';
 import { KilnError } from './kiln-error.js';
 import { RequestPipeline } from './pipeline/request-pipeline.js';
 import { FetchRequest } from './request/fetch-request.js';
-import type { KilnRequest, RequestOptions } from './request/kiln-request.js';
+import type { KilnRequest, RequestCore, RequestOptions } from './request/kiln-request.js';
 import { NodeRequest } from './request/node-request.js';
 import { headProblem } from './request/request-head.js';
 import { compileTrustProxy } from './request/client-address.js';
@@ -16,6 +16,10 @@ import { Container } from './injection/container.js';
 import type { RouteInfo } from './router/route-info.js';
 import { errorToWebResponse, finalWebResponse, valueToWebResponse } from './response/web-response.js';
 import type { KilnConfig, KilnServer } from './server-config.js';
+import { isLogger, Logger } from './logging/logger.js';
+import { createLogger } from './logging/create-logger.js';
+import { decisionTrace, logRouteTable } from './logging/debug-trace.js';
+import { kAnswered, kTarget } from './symbols.js';
 
 export type { KilnConfig, KilnServer } from './server-config.js';
 
@@ -31,21 +35,37 @@ function wholeNumberOption(name: string, value: unknown, least: number): number 
   return value as number;
 }
 
-function requestOptions(config: KilnConfig): RequestOptions {
+/** The logger `config.logger` names, or the one Kiln builds from its options. */
+function applicationLogger(config: KilnConfig): Logger {
+  if (isLogger(config.logger)) return config.logger;
+  if (config.debug !== undefined && typeof config.debug !== 'boolean')
+    throw new KilnError('KILN007', `debug must be true or false, got ${String(config.debug)}`);
+  const options = config.logger ?? {};
+  return createLogger(config.debug === true && options !== null && options.level === undefined ? { ...options, level: 'debug' } : options);
+}
+
+function requestOptions(config: KilnConfig, logger: Logger): RequestOptions {
   const maxBodySize = config.maxBodySize ?? defaultMaxBodySize;
   if (!Number.isInteger(maxBodySize) || maxBodySize < 0)
     throw new KilnError('KILN007', `maxBodySize must be a whole number of bytes, got ${maxBodySize}`);
-  const onError = config.onError ?? ((error: unknown, req: KilnRequest) => console.error(`[kiln] ${req.method} ${req.path}:`, error));
+  const onError =
+    config.onError ??
+    ((error: unknown, req: KilnRequest) =>
+      logger.error({ err: error, req: { id: req.id, method: req.method, url: (req as RequestCore)[kTarget] } }, 'request failed'));
   const report = (error: unknown, req: KilnRequest): void => {
     try {
       onError(error, req);
     } catch (failure) {
-      console.error(`[kiln] onError threw while reporting an error of ${req.method} ${req.path}:`, failure);
+      try {
+        logger.error({ err: failure, req: { method: req.method, url: req.path } }, 'onError threw while reporting an error');
+      } catch {
+        // nothing left to report to
+      }
     }
   };
   const maxBodyDepth = wholeNumberOption('maxBodyDepth', config.maxBodyDepth ?? defaultMaxBodyDepth, 1);
   const sendTimeout = wholeNumberOption('sendTimeout', config.sendTimeout ?? defaultSendTimeout, 0);
-  return Object.freeze({ maxBodySize, trustProxy: compileTrustProxy(config.trustProxy), report, maxBodyDepth, sendTimeout });
+  return Object.freeze({ maxBodySize, trustProxy: compileTrustProxy(config.trustProxy), report, maxBodyDepth, sendTimeout, logger });
 }
 
 /**
@@ -62,18 +82,25 @@ export function createServer(config: KilnConfig): KilnServer {
   if (config === null || typeof config !== 'object' || !Array.isArray(config.controllers)) {
     throw new KilnError('KILN007', 'createServer(config) needs { controllers: [...] }');
   }
-  const options = requestOptions(config);
+  const logger = applicationLogger(config);
+  const options = requestOptions(config, logger);
   const maxHeadersCount = wholeNumberOption('maxHeadersCount', config.maxHeadersCount ?? defaultMaxHeadersCount, 1);
   // Services, controllers and class middlewares are created here, once, with their dependencies;
   // with an async factory, once its value exists (listen() and fetch() wait for it).
-  const container = new Container(config.injections ?? []);
+  // The application's logger is injectable as `Logger`, unless `injections` registers another.
+  const container = new Container([{ token: Logger, provide: logger }, ...(config.injections ?? [])]);
   let pipeline: RequestPipeline | undefined;
   let routes: readonly RouteInfo[] = Object.freeze([]);
   const assemble = (): void => {
     const built = buildRouteTable(config.controllers, config.middlewares ?? [], config.strictValidation ?? false, container);
     container.assertResolved();
     const table = config.docs === undefined ? built : withDocsRoutes(built, config.docs);
-    pipeline = new RequestPipeline(table, config.maxUrlLength ?? defaultMaxUrlLength);
+    if (config.debug === true) logRouteTable(logger, table.routes);
+    pipeline = new RequestPipeline(
+      table,
+      config.maxUrlLength ?? defaultMaxUrlLength,
+      config.debug === true ? decisionTrace(logger) : undefined,
+    );
     routes = Object.freeze(table.routes.map((route) => route.info));
   };
   const factories = container.runFactories();
@@ -119,11 +146,14 @@ export function createServer(config: KilnConfig): KilnServer {
   const fetch = async (request: Request): Promise<Response> => {
     if (!started) await ready;
     const req = new FetchRequest(request, options);
+    let response: Response;
     try {
-      return finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req)));
+      response = finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req)));
     } catch (error) {
-      return errorToWebResponse(req, error);
+      response = errorToWebResponse(req, error);
     }
+    req[kAnswered](response.status);
+    return response;
   };
 
   let server: http.Server | undefined;
