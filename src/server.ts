@@ -88,7 +88,7 @@ export function createServer(config: KilnConfig): KilnServer {
   // Services, controllers and class middlewares are created here, once, with their dependencies;
   // with an async factory, once its value exists (listen() and fetch() wait for it).
   // The application's logger is injectable as `Logger`, unless `injections` registers another.
-  const container = new Container([{ token: Logger, provide: logger }, ...(config.injections ?? [])]);
+  const container = new Container(config.injections ?? [], [{ token: Logger, value: logger }]);
   let pipeline: RequestPipeline | undefined;
   let routes: readonly RouteInfo[] = Object.freeze([]);
   const assemble = (): void => {
