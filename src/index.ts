@@ -9,6 +9,12 @@ export { compiledBinder } from './decorators/compiled-binder.js';
 export { noParameters } from './binding/no-parameters.js';
 export type { KilnDecorator } from './decorators/kiln-decorator.js';
 export {
+  createRouteMetadata,
+  type RouteMetadata,
+  type RouteMetadataOptions,
+  type RouteMetadataTarget,
+} from './decorators/route-metadata.js';
+export {
   Body,
   Param,
   Query,
