@@ -186,6 +186,7 @@ test('KILN008: on a static method or a field; merge that is not a function', () 
     codeOf(() => {
       class Bad {
         @Roles('x') static make() {}
+        instance() {}
       }
       return Bad;
     }),
