@@ -56,4 +56,9 @@ export type { Injection } from './injection/container.js';
 
 // OpenAPI documents
 export type { DocsOptions } from './docs/docs-options.js';
-export { describeMiddleware, openApiDescription, type MiddlewareOpenApi } from './docs/middleware-description.js';
+export {
+  describeMiddleware,
+  openApiDescription,
+  type MiddlewareOpenApi,
+  type SecurityScheme,
+} from './docs/middleware-description.js';
