@@ -37,6 +37,9 @@ export type { QueryValues } from './request/query-string.js';
 export type { MiddlewareFunction, MiddlewareClass, MiddlewareLike } from './middleware.js';
 export { cors } from './middlewares/cors.js';
 export type { CorsOptions, CorsOrigin } from './middlewares/cors-options.js';
+export { compression } from './middlewares/compression.js';
+export type { CompressionOptions } from './compression/compression-options.js';
+export type { ContentCoding } from './compression/content-coding.js';
 export { canonicalAddress, type TrustProxy } from './request/client-address.js';
 
 // Logging

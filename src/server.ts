@@ -16,7 +16,7 @@ import { errorBody } from './response/error-body.js';
 import { writeError, writeJson, writeResult } from './response/node-response.js';
 import { Container } from './injection/container.js';
 import type { RouteInfo } from './router/route-info.js';
-import { errorToWebResponse, finalWebResponse, valueToWebResponse } from './response/web-response.js';
+import { encodedWebResponse, errorToWebResponse, finalWebResponse, valueToWebResponse } from './response/web-response.js';
 import type { KilnConfig, KilnServer } from './server-config.js';
 import { isLogger, Logger } from './logging/logger.js';
 import { createLogger } from './logging/create-logger.js';
@@ -167,9 +167,9 @@ export function createServer(config: KilnConfig): KilnServer {
     const req = new FetchRequest(request, options);
     let response: Response;
     try {
-      response = finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req)));
+      response = encodedWebResponse(req, finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req))));
     } catch (error) {
-      response = errorToWebResponse(req, error);
+      response = encodedWebResponse(req, errorToWebResponse(req, error));
     }
     req[kAnswered](response.status);
     return response;

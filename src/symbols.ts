@@ -35,3 +35,5 @@ export const kWhenAnswered = Symbol('kiln.whenAnswered');
 export const kAnswered = Symbol('kiln.answered');
 /** The server's logger, for Kiln's own middlewares. */
 export const kLogger = Symbol('kiln.logger');
+/** The coding and settings `compression()` recorded for the answer, read by the response writers. */
+export const kCompression = Symbol('kiln.compression');

@@ -6,6 +6,7 @@ import type { HttpError } from '../http-error.js';
 import {
   kAnswered,
   kCloseConnection,
+  kCompression,
   kLogger,
   kOversizedBody,
   kReport,
@@ -15,6 +16,7 @@ import {
   kTarget,
   kWhenAnswered,
 } from '../symbols.js';
+import type { ResponseCompression } from '../compression/response-compression.js';
 import type { RouteInfo } from '../router/route-info.js';
 import { targetSearch } from '../router/request-target.js';
 import { bodyTooLarge } from './body-limit.js';
@@ -158,6 +160,8 @@ export abstract class RequestCore implements KilnRequest {
   [kResponseHeaders]: string[] | undefined = undefined;
   /** Set when the body was not read to its end, so the connection cannot be reused. */
   [kCloseConnection] = false;
+  /** What `compression()` negotiated for the answer; undefined without the middleware. */
+  [kCompression]: ResponseCompression | undefined = undefined;
 
   protected readonly options: RequestOptions;
   #query: QueryValues | undefined;

@@ -1,7 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { KilnError } from '../kiln-error.js';
 import type { NodeRequest } from '../request/node-request.js';
-import { kCloseConnection, kReport, kSendTimeout } from '../symbols.js';
+import { kCloseConnection, kCompression, kReport, kSendTimeout } from '../symbols.js';
+import { addVary, compressionPlan, compressStream, markEncoded } from '../compression/response-compression.js';
+import { sendWhole } from './encoded-body.js';
 import { isSendableStatus } from './header-rules.js';
 import { decodedByFetch, sendableHeaders } from './response-framing.js';
 import { withRecordedHeaders } from './web-response.js';
@@ -83,6 +85,26 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
   } catch (error) {
     answerWriteFailure(req, error);
     return;
+  }
+
+  const compression = req[kCompression];
+  if (compression !== undefined && status !== 204 && status !== 304) {
+    if (source !== undefined) {
+      try {
+        sendWhole(req, status, headers, source);
+      } catch (error) {
+        answerWriteFailure(req, refused(error));
+      }
+      return;
+    }
+    if (body !== null) {
+      const plan = compressionPlan(compression, req.method, status, headers, undefined);
+      if (plan === 'vary') addVary(headers);
+      else if (plan !== 'none') {
+        markEncoded(headers, plan);
+        body = compressStream(compression.settings, plan, body);
+      }
+    }
   }
 
   // hot path: a Response built from a string or bytes is sent in one end(), its stream never read

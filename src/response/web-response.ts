@@ -1,4 +1,6 @@
-import { kReport, kResponseHeaders } from '../symbols.js';
+import { kCompression, kReport, kResponseHeaders } from '../symbols.js';
+import { addVary, compressNow, compressionPlan, compressStream, markEncoded } from '../compression/response-compression.js';
+import { responseSource } from './response-source.js';
 import type { RequestCore } from '../request/kiln-request.js';
 import { errorOutcome } from './error-body.js';
 import { jsonContentType, serialize, valueStatus } from './json-body.js';
@@ -112,4 +114,36 @@ export function finalWebResponse(req: RequestCore, response: Response): Response
   if (req.method !== 'HEAD' || response.body === null) return response;
   response.body.cancel().catch(() => {});
   return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/**
+ * `response` as `compression()` wants it sent by `app.fetch`: compressed (a string or bytes body
+ * at once, a stream chunk by chunk), or with `Vary: Accept-Encoding` added, or unchanged. The
+ * same decision the socket writer makes.
+ */
+export function encodedWebResponse(req: RequestCore, response: Response): Response {
+  const compression = req[kCompression];
+  if (compression === undefined || response.body === null) return response;
+  const headers: string[] = [];
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length' && name !== 'set-cookie') headers.push(name, value);
+  });
+  for (const cookie of response.headers.getSetCookie()) headers.push('set-cookie', cookie);
+  const source = responseSource(response);
+  const size =
+    source === undefined ? undefined : typeof source === 'string' ? new TextEncoder().encode(source).byteLength : source.byteLength;
+  const plan = compressionPlan(compression, req.method, response.status, headers, size);
+  if (plan === 'none') return response;
+  let body: ConstructorParameters<typeof Response>[0] = response.body;
+  if (plan === 'vary') addVary(headers);
+  else {
+    markEncoded(headers, plan);
+    body =
+      source === undefined
+        ? compressStream(compression.settings, plan, response.body)
+        : (compressNow(compression.settings, plan, source) as Uint8Array<ArrayBuffer>);
+  }
+  const out = new Headers();
+  for (let i = 0; i < headers.length; i += 2) out.append(headers[i]!, headers[i + 1]!);
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: out });
 }
