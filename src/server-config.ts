@@ -22,7 +22,7 @@ export interface KilnConfig {
   trustProxy?: TrustProxy;
   /**
    * Called once for every error that is not an `HttpError` (the client gets a bare 500). Default:
-   * an `error` line of the logger, `{ err, req: { id, method, url } }`, "request failed".
+   * an `error` line of the logger, `{ err, req: { id, method, path } }`, "request failed".
    */
   onError?: (error: unknown, req: KilnRequest) => void;
   /** Longest request target (path + query) in bytes; longer ones answer 414. Default 8 KiB. */

@@ -5,7 +5,7 @@ import { withDocsRoutes } from './docs/docs-routes.js';
 import { KilnError } from './kiln-error.js';
 import { RequestPipeline } from './pipeline/request-pipeline.js';
 import { FetchRequest } from './request/fetch-request.js';
-import type { KilnRequest, RequestCore, RequestOptions } from './request/kiln-request.js';
+import type { KilnRequest, RequestOptions } from './request/kiln-request.js';
 import { NodeRequest } from './request/node-request.js';
 import { headProblem } from './request/request-head.js';
 import { compileTrustProxy } from './request/client-address.js';
@@ -21,7 +21,7 @@ import type { KilnConfig, KilnServer } from './server-config.js';
 import { isLogger, Logger } from './logging/logger.js';
 import { createLogger } from './logging/create-logger.js';
 import { decisionTrace, logRouteTable } from './logging/debug-trace.js';
-import { kAnswered, kTarget } from './symbols.js';
+import { kAnswered } from './symbols.js';
 
 export type { KilnConfig, KilnServer } from './server-config.js';
 
@@ -53,7 +53,8 @@ function requestOptions(config: KilnConfig, logger: Logger): RequestOptions {
   const onError =
     config.onError ??
     ((error: unknown, req: KilnRequest) =>
-      logger.error({ err: error, req: { id: req.id, method: req.method, url: (req as RequestCore)[kTarget] } }, 'request failed'));
+      // The path only, as ever: a query string may carry what must not reach a log.
+      logger.error({ err: error, req: { id: req.id, method: req.method, path: req.path } }, 'request failed'));
   const report = (error: unknown, req: KilnRequest): void => {
     try {
       onError(error, req);

@@ -106,17 +106,18 @@ for (const backend of backends) {
       { controllers: [NotesController], middlewares: [requestLogger()], logger: { destination, pino: backend.pino } },
       async (send) => {
         destination.lines.length = 0;
-        const reply = await send('/notes/fail/now');
+        const reply = await send('/notes/fail/now?token=secret');
         assert.is(reply.status, 500);
         assert.equal(reply.json(), { error: 'Internal Server Error', message: 'Internal Server Error' });
         const id = reply.headers.get('x-request-id');
         const [failed, access] = destination.lines;
         assert.is(failed!.level, 50);
         assert.is(failed!.msg, 'request failed');
-        assert.equal(failed!.req, { id, method: 'GET', url: '/notes/fail/now' });
+        assert.equal(failed!.req, { id, method: 'GET', path: '/notes/fail/now' });
         assert.equal([failed!.err.type, failed!.err.message], ['Error', 'database is down']);
         assert.match(failed!.err.stack, /database is down/);
         assert.equal([access!.level, access!.msg, access!.res.statusCode], [50, 'request errored', 500]);
+        assert.not.match(JSON.stringify(failed), /secret/, 'onError logs the path, never the query string');
 
         destination.lines.length = 0;
         assert.is((await send('/notes/gone/now')).status, 410);
