@@ -1,3 +1,9 @@
+/**
+ * `@kiln/core`: the decorators that declare an application, `createServer` that serves it, the
+ * middlewares Kiln ships, its errors, dependency injection and the OpenAPI helpers.
+ *
+ * @module @kiln/core
+ */
 import './symbols.js';
 
 // Declaring an application
@@ -49,6 +55,7 @@ export type { LogDestination } from './logging/json-logger.js';
 export { requestLogger, type RequestLoggerOptions } from './logging/request-logger.js';
 
 // Answering and failing
+export { Response } from './response/kiln-response.js';
 export { HttpCode } from './http-code.js';
 export { HttpError } from './http-error.js';
 export { KilnError, runtimeErrorCodes, type RuntimeErrorCode } from './kiln-error.js';

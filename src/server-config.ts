@@ -59,7 +59,7 @@ export interface KilnConfig {
    * logger (whose level it lowers to `debug` when Kiln builds it). Default false.
    */
   debug?: boolean;
-  /** Serve the OpenAPI document the build wrote, and a docs page (README: OpenAPI). Off by default. */
+  /** Serve the OpenAPI document the build wrote, and a docs page (docs: guide/openapi.md). Off by default. */
   docs?: DocsOptions;
 }
 

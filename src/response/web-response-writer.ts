@@ -9,6 +9,7 @@ import { decodedByFetch, sendableHeaders } from './response-framing.js';
 import { withRecordedHeaders } from './web-response.js';
 import { answerWriteFailure } from './write-failure.js';
 import { responseSource } from './response-source.js';
+import { keptBody } from './kiln-response.js';
 
 type Chunk = { done: true; value?: undefined } | { done: false; value: unknown };
 const notYet = Symbol('not yet');
@@ -73,14 +74,19 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
     status = merged.status;
     if (!isSendableStatus(status))
       throw new KilnError('KILN042', `A returned Response has the status ${String(status)}; Kiln sends 200 to 599`);
-    body = merged.body;
-    if (merged.bodyUsed || body?.locked)
-      throw new KilnError(
-        'KILN043',
-        'A returned Response has a body that is locked or already read: return a new Response, or response.clone() before reading it',
-      );
+    // Kiln's own Response keeps its string or bytes: no stream is made or read to send them.
+    source = keptBody(merged);
+    body = null;
+    if (source === undefined) {
+      body = merged.body;
+      if (merged.bodyUsed || body?.locked)
+        throw new KilnError(
+          'KILN043',
+          'A returned Response has a body that is locked or already read: return a new Response, or response.clone() before reading it',
+        );
+      source = responseSource(merged);
+    }
     headers = sendableHeaders(merged, decoded);
-    source = responseSource(merged);
     if (req[kCloseConnection]) headers.push('connection', 'close');
   } catch (error) {
     answerWriteFailure(req, error);
