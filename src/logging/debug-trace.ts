@@ -11,7 +11,8 @@ export type DecisionTrace = (req: RequestCore, decision: RouteDecision<CompiledR
 
 /** One line per route: `GET /books/:id → BooksController.get`, with the middlewares it runs. */
 export function logRouteTable(logger: Logger, routes: readonly CompiledRoute[]): void {
-  if (!logger.isLevelEnabled('debug')) {
+  // (a hand-made logger may lack isLevelEnabled: then its lines are written and it filters them)
+  if (logger.isLevelEnabled?.('debug') === false) {
     logger.warn(`debug: true, but the logger's level is '${logger.level}': set it to 'debug' to see the route table and route decisions`);
     return;
   }
