@@ -1,6 +1,6 @@
 /**
  * Every error Kiln itself throws at start-up, by code. Build-time diagnostics of the transformer
- * are KILN1xx and live in its own registry; these are KILN0xx. The README documents each code
+ * are KILN1xx and live in its own registry; these are KILN0xx. docs/reference/diagnostics.md documents each code
  * (a test checks it).
  */
 export const runtimeErrorCodes = {
@@ -15,6 +15,7 @@ export const runtimeErrorCodes = {
   KILN009: 'a Kiln parameter decorator was called at run time: @kiln/core/transformer did not compile its file',
   KILN010: 'a class given as a middleware has no `use` method',
   KILN011: '`cors(options)` got an invalid option',
+  KILN012: "`compression(options)` got an invalid option, or the runtime has no `node:zlib` (or no zstd for `encodings: ['zstd']`)",
   KILN020:
     'dependency injection cannot be wired: a token nobody registered, a class that is neither `@Injectable()` nor registered, a cycle, a factory that threw, or a class compiled without the transformer (one error lists every problem)',
   KILN021: 'an async `factory` in `injections` rejected, so the application could not start (`listen` rejects)',

@@ -10,11 +10,13 @@ import { NodeRequest } from './request/node-request.js';
 import { headProblem } from './request/request-head.js';
 import { compileTrustProxy } from './request/client-address.js';
 import { answerClientError } from './response/client-error.js';
+import { refuseConnect, refuseExpectation, refuseUpgrade } from './response/protocol-refusals.js';
+import { bodyTooLarge } from './request/body-limit.js';
 import { errorBody } from './response/error-body.js';
 import { writeError, writeJson, writeResult } from './response/node-response.js';
 import { Container } from './injection/container.js';
 import type { RouteInfo } from './router/route-info.js';
-import { errorToWebResponse, finalWebResponse, valueToWebResponse } from './response/web-response.js';
+import { encodedWebResponse, errorToWebResponse, finalWebResponse, valueToWebResponse } from './response/web-response.js';
 import type { KilnConfig, KilnServer } from './server-config.js';
 
 export type { KilnConfig, KilnServer } from './server-config.js';
@@ -115,14 +117,31 @@ export function createServer(config: KilnConfig): KilnServer {
     writeResult(req, result);
   };
 
+  /**
+   * `Expect: 100-continue`: a body declared larger than maxBodySize is refused before the client
+   * sends it (413 without a 100, and the connection closed, as the client may send it anyway);
+   * anything else gets its 100 and goes on like any request.
+   */
+  const continueOrRefuse = (incoming: IncomingMessage, response: ServerResponse): void => {
+    const declared = incoming.headers['content-length'];
+    if (declared !== undefined && Number(declared) > options.maxBodySize) {
+      response.setHeader('connection', 'close');
+      writeJson(response, undefined, 413, errorBody(413, bodyTooLarge(options.maxBodySize).message));
+      return;
+    }
+    // A head that handler() refuses gets its error without a 100 first.
+    if (headProblem(incoming, maxHeadersCount) === undefined) response.writeContinue();
+    handler(incoming, response);
+  };
+
   // the same pipeline in process: a web Request in, a web Response out
   const fetch = async (request: Request): Promise<Response> => {
     if (!started) await ready;
     const req = new FetchRequest(request, options);
     try {
-      return finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req)));
+      return encodedWebResponse(req, finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req))));
     } catch (error) {
-      return errorToWebResponse(req, error);
+      return encodedWebResponse(req, errorToWebResponse(req, error));
     }
   };
 
@@ -154,6 +173,10 @@ export function createServer(config: KilnConfig): KilnServer {
         handler,
       );
       created.on('clientError', answerClientError);
+      created.on('upgrade', refuseUpgrade);
+      created.on('connect', refuseConnect);
+      created.on('checkContinue', continueOrRefuse);
+      created.on('checkExpectation', refuseExpectation);
       // One line more than the limit is kept, so that headProblem can tell "more" from "exactly".
       created.maxHeadersCount = maxHeadersCount + 1;
       server = created;

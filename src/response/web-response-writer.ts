@@ -1,12 +1,16 @@
 import type { ServerResponse } from 'node:http';
 import { KilnError } from '../kiln-error.js';
 import type { NodeRequest } from '../request/node-request.js';
-import { kCloseConnection, kReport, kSendTimeout } from '../symbols.js';
+import { kCloseConnection, kCompression, kReport, kSendTimeout } from '../symbols.js';
+import { addVary, compressionPlan, compressStream, markEncoded } from '../compression/response-compression.js';
+import { sendWhole } from './encoded-body.js';
 import { isSendableStatus } from './header-rules.js';
 import { decodedByFetch, sendableHeaders } from './response-framing.js';
 import { withRecordedHeaders } from './web-response.js';
 import { answerWriteFailure } from './write-failure.js';
 import { responseSource } from './response-source.js';
+import { keptBody } from './kiln-response.js';
+import { armSendDeadline, clearSendDeadline } from './send-deadline.js';
 
 type Chunk = { done: true; value?: undefined } | { done: false; value: unknown };
 const notYet = Symbol('not yet');
@@ -71,29 +75,54 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
     status = merged.status;
     if (!isSendableStatus(status))
       throw new KilnError('KILN042', `A returned Response has the status ${String(status)}; Kiln sends 200 to 599`);
-    body = merged.body;
-    if (merged.bodyUsed || body?.locked)
-      throw new KilnError(
-        'KILN043',
-        'A returned Response has a body that is locked or already read: return a new Response, or response.clone() before reading it',
-      );
+    // Kiln's own Response keeps its string or bytes: no stream is made or read to send them.
+    source = keptBody(merged);
+    body = null;
+    if (source === undefined) {
+      body = merged.body;
+      if (merged.bodyUsed || body?.locked)
+        throw new KilnError(
+          'KILN043',
+          'A returned Response has a body that is locked or already read: return a new Response, or response.clone() before reading it',
+        );
+      source = responseSource(merged);
+    }
     headers = sendableHeaders(merged, decoded);
-    source = responseSource(merged);
     if (req[kCloseConnection]) headers.push('connection', 'close');
   } catch (error) {
     answerWriteFailure(req, error);
     return;
   }
 
+  const compression = req[kCompression];
+  if (compression !== undefined && status !== 204 && status !== 304) {
+    if (source !== undefined) {
+      try {
+        sendWhole(req, status, headers, source);
+      } catch (error) {
+        answerWriteFailure(req, refused(error));
+      }
+      return;
+    }
+    if (body !== null) {
+      const plan = compressionPlan(compression, req.method, status, headers, undefined);
+      if (plan === 'vary') addVary(headers);
+      else if (plan !== 'none') {
+        markEncoded(headers, plan);
+        body = compressStream(compression.settings, plan, body);
+      }
+    }
+  }
+
   // hot path: a Response built from a string or bytes is sent in one end(), its stream never read
   if (source !== undefined && status !== 204 && status !== 304) {
     headers.push('content-length', String(Buffer.byteLength(source)));
-    if (writeHead(req, status, headers)) res.end(req.method === 'HEAD' ? undefined : source);
+    if (writeHead(req, status, headers)) endTimed(req, req.method === 'HEAD' ? undefined : source);
     return;
   }
   if (body === null || req.method === 'HEAD' || status === 204 || status === 304) {
     if (body !== null) body.cancel().catch(() => {});
-    if (writeHead(req, status, headers)) res.end();
+    if (writeHead(req, status, headers)) endTimed(req, undefined);
     return;
   }
 
@@ -106,7 +135,7 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
     const first = await reader.read();
     if (first.done) {
       headers.push('content-length', '0');
-      if (writeHead(req, status, headers)) res.end();
+      if (writeHead(req, status, headers)) endTimed(req, undefined);
       return;
     }
     const firstBytes = bytesOf(first.value);
@@ -117,7 +146,7 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
       next = settled as Chunk;
       if (next.done) {
         headers.push('content-length', String(firstBytes.byteLength));
-        if (writeHead(req, status, headers)) res.end(firstBytes);
+        if (writeHead(req, status, headers)) endTimed(req, firstBytes);
         return;
       }
     }
@@ -126,6 +155,7 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
       return;
     }
     headSent = true;
+    clearSendDeadline(res);
     const timeout = req[kSendTimeout];
     let chunk: Chunk = { done: false, value: firstBytes };
     while (!chunk.done) {
@@ -152,6 +182,12 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
   } finally {
     res.off('close', stop);
   }
+}
+
+/** Ends an answer whose whole body is known, within `sendTimeout`. */
+function endTimed(req: NodeRequest, body: string | Uint8Array | undefined): void {
+  armSendDeadline(req.response, req[kSendTimeout]);
+  req.response.end(body);
 }
 
 /** `writeHead`, or a reported bare 500 when Node refuses the head (false then). */

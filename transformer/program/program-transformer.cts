@@ -23,7 +23,7 @@ export interface KilnTransformerConfig {
    */
   readonly disable?: readonly string[];
   /**
-   * Typed responses (README: Typed responses): `true` (the default when typia's transformer is in
+   * Typed responses (docs: guide/typed-responses.md): `true` (the default when typia's transformer is in
    * `plugins`) sends `JSON.stringify` of each route's value projected to its return type (only
    * the declared properties; docs/guide/typed-responses.md);
    * `'assert'` also checks the value against the type first (a 500 when it does not match: for
