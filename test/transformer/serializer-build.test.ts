@@ -102,7 +102,7 @@ test("typedResponses 'assert': a value that matches its type is filtered and sen
   assert.is(error.code, 'KILN047');
   assert.match(
     error.message,
-    /^Items\.get \(GET \/items\/\): the return value does not fit its declared type at \$input\.name \(expected string\)$/,
+    /^Items\.get \(GET \/items\): the return value does not fit its declared type at \$input\.name \(expected string\)$/,
   );
 });
 
