@@ -3,12 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { buildRouteTable } from './app/route-table.js';
 import { withDocsRoutes } from './docs/docs-routes.js';
 import { KilnError } from './kiln-error.js';
+import { kRemoveUploads } from './symbols.js';
 import { RequestPipeline } from './pipeline/request-pipeline.js';
 import { FetchRequest } from './request/fetch-request.js';
 import type { KilnRequest, RequestOptions } from './request/kiln-request.js';
 import { NodeRequest } from './request/node-request.js';
 import { headProblem } from './request/request-head.js';
 import { compileTrustProxy } from './request/client-address.js';
+import { uploadLimits } from './request/upload-options.js';
 import { answerClientError } from './response/client-error.js';
 import { refuseConnect, refuseExpectation, refuseUpgrade } from './response/protocol-refusals.js';
 import { bodyTooLarge } from './request/body-limit.js';
@@ -47,7 +49,8 @@ function requestOptions(config: KilnConfig): RequestOptions {
   };
   const maxBodyDepth = wholeNumberOption('maxBodyDepth', config.maxBodyDepth ?? defaultMaxBodyDepth, 1);
   const sendTimeout = wholeNumberOption('sendTimeout', config.sendTimeout ?? defaultSendTimeout, 0);
-  return Object.freeze({ maxBodySize, trustProxy: compileTrustProxy(config.trustProxy), report, maxBodyDepth, sendTimeout });
+  const uploads = uploadLimits(config.uploads);
+  return Object.freeze({ maxBodySize, trustProxy: compileTrustProxy(config.trustProxy), report, maxBodyDepth, sendTimeout, uploads });
 }
 
 /**
@@ -142,6 +145,9 @@ export function createServer(config: KilnConfig): KilnServer {
       return encodedWebResponse(req, finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req))));
     } catch (error) {
       return encodedWebResponse(req, errorToWebResponse(req, error));
+    } finally {
+      // The answer is made: an upload's temporary files are not needed any more.
+      await req[kRemoveUploads]();
     }
   };
 

@@ -3,7 +3,17 @@
 // that every member of the interface, and of the web Request it extends, is implemented beside
 // its declaration (`implements KilnRequest` checks them together).
 import type { HttpError } from '../http-error.js';
-import { kCloseConnection, kCompression, kOversizedBody, kReport, kResponseHeaders, kSerializer, kStatus, kTarget } from '../symbols.js';
+import {
+  kCloseConnection,
+  kCompression,
+  kOversizedBody,
+  kRemoveUploads,
+  kReport,
+  kResponseHeaders,
+  kSerializer,
+  kStatus,
+  kTarget,
+} from '../symbols.js';
 import type { ResponseCompression } from '../compression/response-compression.js';
 import type { RouteInfo } from '../router/route-info.js';
 import { targetSearch } from '../router/request-target.js';
@@ -11,7 +21,9 @@ import { bodyTooLarge } from './body-limit.js';
 import type { Serializer } from '../response/compiled-serializer.js';
 import { parseCookies } from './cookies.js';
 import { parseQueryString, type QueryValues } from './query-string.js';
-import { parseBodyBytes } from './body-parser.js';
+import { isMultipart, parseBodyBytes } from './body-parser.js';
+import { readMultipart, UploadFolder } from './multipart.js';
+import type { UploadLimits } from './upload-options.js';
 import { parseJsonBody } from './body-json.js';
 import { isHeaderName, isHeaderValue, recordableHeaderName } from '../response/header-rules.js';
 import { KilnError } from '../kiln-error.js';
@@ -66,7 +78,8 @@ export interface KilnRequest extends Request {
   readonly parsedBody: unknown;
   /**
    * Reads and parses the body by its `Content-Type` (JSON, `+json`, urlencoded form, `text/*`),
-   * at most `maxBodySize` bytes. Cached. Invalid JSON rejects with a 400 `HttpError`.
+   * at most `maxBodySize` bytes; a `multipart/form-data` body is streamed into a `FormData`
+   * (files as `File`s) within the `uploads` limits of createServer. Cached. Invalid JSON rejects with a 400 `HttpError`.
    */
   parseBody(): Promise<unknown>;
   /**
@@ -95,6 +108,8 @@ export interface RequestOptions {
   readonly maxBodyDepth: number;
   /** Milliseconds a streamed response may wait for a client that reads nothing; 0 = no limit. */
   readonly sendTimeout: number;
+  /** Limits of multipart/form-data bodies. */
+  readonly uploads: UploadLimits;
 }
 
 /** The KILN040 TypeError for a header `setResponseHeader` cannot record; the value itself is not echoed. */
@@ -144,6 +159,7 @@ export abstract class RequestCore implements KilnRequest {
   #parsedValue: unknown;
   #json: Promise<unknown> | undefined;
   #streamTaken = false;
+  #uploads: UploadFolder | undefined;
 
   constructor(method: string, target: string, options: RequestOptions) {
     this.method = method;
@@ -160,7 +176,13 @@ export abstract class RequestCore implements KilnRequest {
   /** The `Content-Length` the client declared, if any. */
   protected abstract declaredLength(): string | undefined;
   protected abstract readBytes(limit: number): Promise<Buffer>;
-  protected abstract openStream(): ReadableStream<Uint8Array> | null;
+  /** The body as a web stream bounded by `limit` bytes (default maxBodySize). */
+  protected abstract openStream(limit?: number): ReadableStream<Uint8Array> | null;
+  /**
+   * Runs `remove` once the answer is sent or the client is gone (a socket request); `app.fetch`
+   * calls `[kRemoveUploads]()` itself once the answer is made.
+   */
+  protected abstract afterAnswer(remove: () => void): void;
 
   get query(): QueryValues {
     return (this.#query ??= parseQueryString(targetSearch(this[kTarget])));
@@ -222,9 +244,32 @@ export abstract class RequestCore implements KilnRequest {
    */
   [kOversizedBody](): HttpError | undefined {
     const declared = this.declaredLength();
+    // hot path: one comparison for a body within maxBodySize
     if (declared === undefined || !(Number(declared) > this.options.maxBodySize)) return undefined;
+    const limit = this.bodyLimit();
+    if (!(Number(declared) > limit)) return undefined;
     this[kCloseConnection] = true;
-    return bodyTooLarge(this.options.maxBodySize);
+    return bodyTooLarge(limit);
+  }
+
+  /** The most bytes of body read: uploads.maxTotalSize for a multipart body, maxBodySize otherwise. */
+  protected bodyLimit(): number {
+    return isMultipart(this.headers.get('content-type')) ? this.options.uploads.maxTotalSize : this.options.maxBodySize;
+  }
+
+  /** Removes the temporary files of this request's uploads (see UploadOptions). Never rejects. */
+  [kRemoveUploads](): Promise<void> {
+    return this.#uploads?.remove() ?? Promise.resolve();
+  }
+
+  /** A multipart body as FormData, streamed within the upload limits; its temporary files go when the answer is sent. */
+  #readForm(contentType: string): Promise<FormData> {
+    if (this.#streamTaken || this.#bytes !== undefined) return Promise.reject(new TypeError('Body is unusable: it was already read'));
+    this.#streamTaken = true;
+    const folder = new UploadFolder(this.options.uploads.tmpDir);
+    this.#uploads = folder;
+    this.afterAnswer(() => void folder.remove());
+    return readMultipart(this.openStream(this.options.uploads.maxTotalSize), contentType, this.options.uploads, folder);
   }
 
   /** Hands an unexpected error (a bug, not an `HttpError`) to the server's `onError`. */
@@ -270,6 +315,8 @@ export abstract class RequestCore implements KilnRequest {
   }
 
   async formData(): Promise<FormData> {
+    const contentType = this.headers.get('content-type');
+    if (isMultipart(contentType)) return (await this.parseBody()) as FormData;
     const request = new Request('http://kiln.invalid/', {
       method: 'POST',
       headers: { 'content-type': this.headers.get('content-type') ?? '' },
@@ -280,6 +327,14 @@ export abstract class RequestCore implements KilnRequest {
 
   parseBody(): Promise<unknown> {
     if (this.#parsed === undefined) {
+      const contentType = this.headers.get('content-type');
+      if (isMultipart(contentType) && this.method !== 'GET' && this.method !== 'HEAD') {
+        this.#parsed = this.#readForm(contentType!).then((form) => {
+          this.#parsedValue = form;
+          return form;
+        });
+        return this.#parsed;
+      }
       this.#parsed = this.#rawBody().then((buffer) => {
         const value = parseBodyBytes(buffer, this.headers.get('content-type'), this.options.maxBodyDepth);
         this.#parsedValue = value;
