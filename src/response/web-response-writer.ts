@@ -9,6 +9,8 @@ import { decodedByFetch, sendableHeaders } from './response-framing.js';
 import { withRecordedHeaders } from './web-response.js';
 import { answerWriteFailure } from './write-failure.js';
 import { responseSource } from './response-source.js';
+import { keptBody } from './kiln-response.js';
+import { armSendDeadline, clearSendDeadline } from './send-deadline.js';
 
 type Chunk = { done: true; value?: undefined } | { done: false; value: unknown };
 const notYet = Symbol('not yet');
@@ -60,7 +62,8 @@ function drained(res: ServerResponse, timeout: number): Promise<void> {
  * backpressure. Never throws or rejects: what cannot be sent as built is a reported 500, or a cut
  * connection once the head is out.
  */
-export async function writeWebResponse(req: NodeRequest, response: Response): Promise<void> {
+// hot path: the head and a kept or constructed string/bytes body are written synchronously; only a stream goes async
+export function writeWebResponse(req: NodeRequest, response: Response): void {
   const res = req.response;
   let status: number;
   let headers: string[];
@@ -73,14 +76,19 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
     status = merged.status;
     if (!isSendableStatus(status))
       throw new KilnError('KILN042', `A returned Response has the status ${String(status)}; Kiln sends 200 to 599`);
-    body = merged.body;
-    if (merged.bodyUsed || body?.locked)
-      throw new KilnError(
-        'KILN043',
-        'A returned Response has a body that is locked or already read: return a new Response, or response.clone() before reading it',
-      );
+    // Kiln's own Response keeps its string or bytes: no stream is made or read to send them.
+    source = keptBody(merged);
+    body = null;
+    if (source === undefined) {
+      body = merged.body;
+      if (merged.bodyUsed || body?.locked)
+        throw new KilnError(
+          'KILN043',
+          'A returned Response has a body that is locked or already read: return a new Response, or response.clone() before reading it',
+        );
+      source = responseSource(merged);
+    }
     headers = sendableHeaders(merged, decoded);
-    source = responseSource(merged);
     if (req[kCloseConnection]) headers.push('connection', 'close');
   } catch (error) {
     answerWriteFailure(req, error);
@@ -110,15 +118,21 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
   // hot path: a Response built from a string or bytes is sent in one end(), its stream never read
   if (source !== undefined && status !== 204 && status !== 304) {
     headers.push('content-length', String(Buffer.byteLength(source)));
-    if (writeHead(req, status, headers)) res.end(req.method === 'HEAD' ? undefined : source);
+    if (writeHead(req, status, headers)) endTimed(req, req.method === 'HEAD' ? undefined : source);
     return;
   }
   if (body === null || req.method === 'HEAD' || status === 204 || status === 304) {
     if (body !== null) body.cancel().catch(() => {});
-    if (writeHead(req, status, headers)) res.end();
+    if (writeHead(req, status, headers)) endTimed(req, undefined);
     return;
   }
 
+  void streamBody(req, status, headers, body);
+}
+
+/** Sends a body stream: with its exact length when it ends within one turn, chunked otherwise. Never rejects. */
+async function streamBody(req: NodeRequest, status: number, headers: string[], body: ReadableStream<unknown>): Promise<void> {
+  const res = req.response;
   const reader = body.getReader();
   // A client that goes away stops the body's source (a fetch upstream, a file) at once.
   const stop = () => reader.cancel().catch(() => {});
@@ -128,7 +142,7 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
     const first = await reader.read();
     if (first.done) {
       headers.push('content-length', '0');
-      if (writeHead(req, status, headers)) res.end();
+      if (writeHead(req, status, headers)) endTimed(req, undefined);
       return;
     }
     const firstBytes = bytesOf(first.value);
@@ -139,7 +153,7 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
       next = settled as Chunk;
       if (next.done) {
         headers.push('content-length', String(firstBytes.byteLength));
-        if (writeHead(req, status, headers)) res.end(firstBytes);
+        if (writeHead(req, status, headers)) endTimed(req, firstBytes);
         return;
       }
     }
@@ -148,6 +162,7 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
       return;
     }
     headSent = true;
+    clearSendDeadline(res);
     const timeout = req[kSendTimeout];
     let chunk: Chunk = { done: false, value: firstBytes };
     while (!chunk.done) {
@@ -174,6 +189,12 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
   } finally {
     res.off('close', stop);
   }
+}
+
+/** Ends an answer whose whole body is known, within `sendTimeout`. */
+function endTimed(req: NodeRequest, body: string | Uint8Array | undefined): void {
+  armSendDeadline(req.response, req[kSendTimeout]);
+  req.response.end(body);
 }
 
 /** `writeHead`, or a reported bare 500 when Node refuses the head (false then). */

@@ -1,10 +1,12 @@
-// A user's project, end to end, exactly as the README's "Setup for a consumer" says: both packages
-// packed from a copy of this working tree (what a fresh clone holds: no dist/), a new project
-// created beside it with the README's commands and files, the tarballs installed with npm, built
-// with tspc, tested, started and asked over HTTP on 127.0.0.1. Then what the README promises on
-// the way: the editor plugin loads in the project's own tsserver, @kiln/rate-limit's types resolve
-// against the installed @kiln/core with skipLibCheck off, and stack traces from the installed
-// packages point at .ts lines that exist.
+// A user's project, end to end, exactly as the Getting started page (docs/guide/getting-started.md)
+// says: both packages packed from a copy of this working tree (what a fresh clone holds: no dist/),
+// a new project created beside it with the page's commands and files, the tarballs installed with
+// npm, built with tspc, tested, started and asked over HTTP on 127.0.0.1, the docs page included.
+// Then the page's next sections: vitest with its config beside node:test, the esbuild bundle run
+// from an empty folder with the docs page on, the esbuild watch-and-restart script. And what the
+// page promises on the way: the editor plugin loads in the project's own tsserver,
+// @kiln/rate-limit's types resolve against the installed @kiln/core with skipLibCheck off, and
+// stack traces from the installed packages point at .ts lines that exist.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
@@ -19,13 +21,13 @@ import { startApp, type StartedApp } from './support/started-app.js';
 import { tsserverDiagnostics } from './support/tsserver-diagnostics.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const blocks = readmeBlocks(join(root, 'README.md'));
+const blocks = readmeBlocks(join(root, 'docs', 'guide', 'getting-started.md'));
 const workDir = mkdtempSync(join(tmpdir(), 'kiln-consumer-e2e-'));
 const clone = join(workDir, 'kiln');
 const project = join(workDir, 'my-api');
 let app: StartedApp | undefined;
 
-// Written beside the README's files (not part of them): two stack traces from the installed
+// Written beside the page's files (not part of them): two stack traces from the installed
 // packages, and a type check that fails the build if @kiln/rate-limit's types lost @kiln/core's.
 const probe = `import { createServer, type KilnRequest, type MiddlewareFunction } from '@kiln/core';
 import { rateLimit, type RateLimitOptions } from '@kiln/rate-limit';
@@ -44,12 +46,12 @@ for (const fail of [() => createServer({ controllers: [NotAController] }), () =>
 }
 `;
 
-/** A shell block of the README without the lines the test does itself; asserts they are there. */
+/** A shell block of the page without the lines the test does itself; asserts they are there. */
 function withoutLines(block: string, lines: readonly string[]): string {
   const kept = block.split('\n');
   for (const line of lines) {
     const at = kept.findIndex((text) => text.replace(/\s+#.*$/, '').trim() === line);
-    assert.ok(at >= 0, `the README block lacks the line '${line}':\n${block}`);
+    assert.ok(at >= 0, `the page's block lacks the line '${line}':\n${block}`);
     kept.splice(at, 1);
   }
   return kept.join('\n');
@@ -68,7 +70,7 @@ function filesUnder(dir: string, suffix: string): string[] {
     .map((file) => join(dir, file));
 }
 
-test('README step 1: npm pack, in a copy of the working tree without dist/, builds both packages and ships dist/, sources, no tests', async () => {
+test('Getting started step 1: npm pack, in a copy of the working tree without dist/, builds both packages and ships dist/, sources, no tests', async () => {
   // A fresh clone: the tracked and new files of this working tree, nothing built.
   const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8' })
     .split('\0')
@@ -111,7 +113,7 @@ test('README step 1: npm pack, in a copy of the working tree without dist/, buil
   }
 });
 
-test('README steps 2–6: npm init, the install commands, package.json, tsconfig.json and the files; npm run build and npm test pass', async () => {
+test('Getting started steps 2–6: npm init, the install commands, package.json, tsconfig.json and the files; npm run build and npm test pass', async () => {
   const create = await runScript(readmeBlock(blocks, 'create'), workDir);
   assert.is(create.exitCode, 0, create.output);
 
@@ -134,7 +136,7 @@ test('README steps 2–6: npm init, the install commands, package.json, tsconfig
   assert.match(run.output, /# fail 0\n/);
 });
 
-test('npm start serves the README app on 127.0.0.1: typed param, typia-validated body (400 naming the path), rate limit (429 after 3)', async () => {
+test('npm start serves the Getting started app on 127.0.0.1: typed param, typia-validated body (400 naming the path), rate limit (429 after 3)', async () => {
   app = await startApp(project);
   const get = await fetch(`${app.origin}/notes/42`);
   assert.is(get.status, 200);
@@ -161,8 +163,79 @@ test('npm start serves the README app on 127.0.0.1: typed param, typia-validated
   assert.is(limited.status, 429);
   assert.equal(await limited.json(), { error: 'Too Many Requests', message: 'Rate limit exceeded. Try again in 60 seconds.' });
   assert.is(limited.headers.get('retry-after'), '60');
+
+  // docs.document as the page gives it ('openapi.json', from the working directory) under npm start (dist/src/main.js).
+  const document = await fetch(`${app.origin}/openapi.json`);
+  assert.is(document.status, 200);
+  assert.equal(Object.keys(((await document.json()) as { paths: object }).paths).sort(), ['/notes', '/notes/{id}']);
+  const page = await fetch(`${app.origin}/docs`);
+  assert.is(page.status, 200);
+  assert.match(page.headers.get('content-type')!, /^text\/html/);
   await app.stop();
   app = undefined;
+});
+
+test("Getting started, Test with vitest: the page's vitest.config.ts runs test/notes.spec.ts beside the node:test files", async () => {
+  const install = await runScript(readmeBlock(blocks, 'vitest-install'), project);
+  assert.is(install.exitCode, 0, install.output);
+  for (const file of ['vitest.config.ts', 'test/notes.spec.ts']) writeFileSync(join(project, file), readmeBlock(blocks, file));
+  // test/app.test.ts and dist/test/app.test.js (node:test) are there: the config's test.include leaves them out.
+  assert.ok(existsSync(join(project, 'dist', 'test', 'app.test.js')));
+  const run = await runScript(readmeBlock(blocks, 'vitest-run'), project);
+  assert.is(run.exitCode, 0, run.output);
+  assert.match(run.output, /Test Files\s+1 passed \(1\)/);
+  assert.match(run.output, /Tests\s+2 passed \(2\)/);
+});
+
+test('Getting started, Bundle for deployment: the bundle, copied to an empty folder, serves the app, its OpenAPI document and the docs page', async () => {
+  const install = await runScript(readmeBlock(blocks, 'esbuild-install'), project);
+  assert.is(install.exitCode, 0, install.output);
+  writeFileSync(join(project, 'build.mjs'), readmeBlock(blocks, 'build.mjs'));
+  const start = 'node --enable-source-maps server.mjs';
+  const bundle = await runScript(withoutLines(readmeBlock(blocks, 'bundle-run'), [start]), project);
+  assert.is(bundle.exitCode, 0, bundle.output);
+  const deploy = join(workDir, 'deploy');
+  assert.equal(readdirSync(deploy).sort(), ['node_modules', 'openapi.json', 'server.mjs', 'server.mjs.map']);
+  assert.equal(readdirSync(join(deploy, 'node_modules')), ['swagger-ui-dist']);
+  for (let dir = dirname(deploy); dir !== dirname(dir); dir = dirname(dir)) assert.not.ok(existsSync(join(dir, 'node_modules')), dir);
+
+  const server = await startApp(deploy, start);
+  try {
+    const note = await fetch(`${server.origin}/notes/42`);
+    assert.is(note.status, 200);
+    assert.equal(await note.json(), { id: 42 });
+    assert.is((await fetch(`${server.origin}/openapi.json`)).status, 200);
+    const page = await fetch(`${server.origin}/docs`);
+    assert.is(page.status, 200);
+    assert.match(await page.text(), '/docs/swagger-ui-bundle.js');
+    const script = await fetch(`${server.origin}/docs/swagger-ui-bundle.js`);
+    assert.is(script.status, 200);
+    assert.ok((await script.arrayBuffer()).byteLength > 100_000);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('Getting started, Rebuild and restart: node watch.mjs rebuilds and restarts the server when src/app.ts changes', async () => {
+  writeFileSync(join(project, 'watch.mjs'), readmeBlock(blocks, 'watch.mjs'));
+  const command = readmeBlock(blocks, 'watch-run')
+    .replace(/\s+#.*$/gm, '')
+    .trim();
+  assert.is(command, 'node watch.mjs');
+  const appFile = join(project, 'src', 'app.ts');
+  const source = readFileSync(appFile, 'utf8');
+  const watcher = await startApp(project, command);
+  try {
+    assert.equal(await (await fetch(`${watcher.origin}/notes/42`)).json(), { id: 42 });
+    const edited = source.replace('return { id };', 'return { id, edited: true };');
+    assert.is.not(edited, source);
+    writeFileSync(appFile, edited);
+    const restarted = await watcher.listening(2);
+    assert.equal(await (await fetch(`${restarted}/notes/42`)).json(), { id: 42, edited: true });
+  } finally {
+    writeFileSync(appFile, source);
+    await watcher.stop();
+  }
 });
 
 test("the project's own tsserver loads @kiln/core/transformer/editor: no TS1206, KILN101 reported", async () => {
@@ -179,7 +252,7 @@ test("the project's own tsserver loads @kiln/core/transformer/editor: no TS1206,
 });
 
 test("@kiln/rate-limit's types resolve against the installed @kiln/core with skipLibCheck off", () => {
-  // The README's tsconfig.json extends nothing: skipLibCheck is off unless it says otherwise.
+  // The page's tsconfig.json extends nothing: skipLibCheck is off unless it says otherwise.
   assert.not.match(readmeBlock(blocks, 'tsconfig.json'), /skipLibCheck|extends/);
   // The build above compiled test/probe.ts, whose type equalities fail if KilnRequest came back as any.
   assert.ok(existsSync(join(project, 'dist', 'test', 'probe.js')));
@@ -210,6 +283,12 @@ test('every source map in the installed packages names sources that are shipped'
       assert.ok(existsSync(resolve(dirname(map), sourceRoot, source)), `${map} names ${source}, which is not shipped`);
     }
   }
+});
+
+test("the README's complete example is the Getting started app, block for block", () => {
+  const readme = readmeBlocks(join(root, 'README.md'));
+  assert.equal([...readme.keys()], ['src/app.ts', 'src/main.ts', 'test/app.test.ts']);
+  for (const [name, block] of readme) assert.fixture(block, readmeBlock(blocks, name), `README block ${name}`);
 });
 
 test.after(async () => {
