@@ -1,11 +1,13 @@
 // The Kiln benchmark application, without a socket: routes (a)–(c), and with `rateLimited` every
-// route behind a global @kiln/rate-limit. server.ts listens with it; the in-process benchmark
+// route behind a global @kiln/rate-limit; with `compressed`, compression() in front. server.ts listens with it; the in-process benchmark
 // drives its `handler` directly.
-import { createServer, type KilnServer, type MiddlewareLike } from '@kiln/core';
+import { compression, createServer, type KilnServer, type MiddlewareLike } from '@kiln/core';
 import { HelloController, MixedController, UsersController } from './users-controller.js';
 
-export async function createKilnApp({ rateLimited = false } = {}): Promise<KilnServer> {
+export async function createKilnApp({ rateLimited = false, compressed = false } = {}): Promise<KilnServer> {
   const middlewares: MiddlewareLike[] = [];
+  // Only for the compression part (bench/http/compression.bench.mjs).
+  if (compressed) middlewares.push(compression());
   if (rateLimited) {
     // Loaded only for scenario (d): the other servers run without it, like the other frameworks'.
     const { rateLimit } = await import('@kiln/rate-limit');
