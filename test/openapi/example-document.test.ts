@@ -144,7 +144,6 @@ const samples: Record<string, Sample[]> = {
   'BooksController.uploadCover': [
     { method: 'POST', path: '/books/1/cover', headers: key, body: coverForm(), status: 201 },
     { method: 'POST', path: '/books/999/cover', headers: key, body: coverForm(), status: 404 },
-    { method: 'POST', path: '/books/1/cover', body: coverForm(), status: 401 },
   ],
   'MetaController.health': [{ path: '/health', status: 200 }],
   'MetaController.whoami': [{ path: '/whoami', headers: { 'user-agent': 'contract-test' }, status: 200 }],
