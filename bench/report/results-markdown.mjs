@@ -5,6 +5,7 @@ import { scenarios } from '../http/scenarios.mjs';
 import { servers, baseline } from '../http/servers.mjs';
 import { cpuRatio, httpRows, roundRatio } from './http-summary.mjs';
 import { injectionStartMarkdown } from '../injection-start/injection-start.bench.mjs';
+import { compressionMarkdown } from '../http/compression.bench.mjs';
 
 const serverNames = servers.map((server) => server.name);
 const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
@@ -91,6 +92,7 @@ function targetRows(results) {
     http('(e) typed list ≥ 1.1× Fastify (response schema)', ['Kiln', 'e'], ['Fastify', 'e'], (v) => v >= 1.1);
     http('(c) ≥ 1.0× Fastify (AJV)', ['Kiln', 'c'], ['Fastify', 'c'], (v) => v >= 1.0);
     http('(d) ≥ 0.95× (b)', ['Kiln', 'd'], ['Kiln', 'b'], (v) => v >= 0.95);
+    http('(b) with requestLogger() (pino to a file) ≥ 0.90× (b)', ['Kiln + requestLogger', 'b'], ['Kiln', 'b'], (v) => v >= 0.9);
     http('(b) ≥ 1.0× Fastify', ['Kiln', 'b'], ['Fastify', 'b'], (v) => v >= 1.0);
     http('(b) ≥ 1.0× Hono', ['Kiln', 'b'], ['Hono', 'b'], (v) => v >= 1.0);
     http('(b) ≥ 8× NestJS', ['Kiln', 'b'], ['NestJS (express)', 'b'], (v) => v >= 8);
@@ -264,6 +266,7 @@ export function resultsMarkdown(results) {
   ];
   if (results.http) lines.push(...httpSection(results.http));
   else lines.push('## HTTP throughput', '', 'Not run.', '');
+  if (results.compression) lines.push('## Compression cost on route (e)', '', compressionMarkdown(results.compression), '');
   if (results.binding) lines.push(...bindingSection(results.binding));
   if (results.inProcess) lines.push(...inProcessSection(results.inProcess, results.http));
   if (results.coldStart) lines.push(...coldStartSection(results.coldStart));

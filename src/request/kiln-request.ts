@@ -3,7 +3,20 @@
 // that every member of the interface, and of the web Request it extends, is implemented beside
 // its declaration (`implements KilnRequest` checks them together).
 import type { HttpError } from '../http-error.js';
-import { kCloseConnection, kCompression, kOversizedBody, kReport, kResponseHeaders, kSerializer, kStatus, kTarget } from '../symbols.js';
+import {
+  kAnswered,
+  kCloseConnection,
+  kCompression,
+  kLogger,
+  kOversizedBody,
+  kRemoveUploads,
+  kReport,
+  kResponseHeaders,
+  kSerializer,
+  kStatus,
+  kTarget,
+  kWhenAnswered,
+} from '../symbols.js';
 import type { ResponseCompression } from '../compression/response-compression.js';
 import type { RouteInfo } from '../router/route-info.js';
 import { targetSearch } from '../router/request-target.js';
@@ -11,11 +24,15 @@ import { bodyTooLarge } from './body-limit.js';
 import type { Serializer } from '../response/compiled-serializer.js';
 import { parseCookies } from './cookies.js';
 import { parseQueryString, type QueryValues } from './query-string.js';
-import { parseBodyBytes } from './body-parser.js';
+import { isMultipart, parseBodyBytes } from './body-parser.js';
+import { readMultipart, UploadFolder } from './multipart.js';
+import type { UploadLimits } from './upload-options.js';
 import { parseJsonBody } from './body-json.js';
 import { isHeaderName, isHeaderValue, recordableHeaderName } from '../response/header-rules.js';
 import { KilnError } from '../kiln-error.js';
 import { clientAddress, type ProxyTrust } from './client-address.js';
+import { requestId } from './request-id.js';
+import type { Logger } from '../logging/logger.js';
 
 /**
  * The request handed to middlewares, `@Req()` and custom parameter decorators: a web-standard
@@ -62,11 +79,20 @@ export interface KilnRequest extends Request {
   readonly remoteAddress: string | undefined;
   /** Headers as a null-prototype object keyed by lower-case name; repeated headers joined with `, `. */
   readonly flatHeaders: Record<string, string>;
+  /**
+   * The request's id: the `X-Request-Id` header when a trusted proxy sent it (the `trustProxy`
+   * rule of `req.ip`; 1 to 128 visible ASCII characters), else a new random UUID. Computed on
+   * first read, then fixed. `requestLogger()` logs it and echoes it in the answer's `X-Request-Id`.
+   */
+  readonly id: string;
+  /** The application's logger, bound to this request's id (`reqId`). Created on first read. */
+  readonly log: Logger;
   /** The parsed body once it has been read (by a `@Body` parameter or `parseBody()`), else `undefined`. */
   readonly parsedBody: unknown;
   /**
    * Reads and parses the body by its `Content-Type` (JSON, `+json`, urlencoded form, `text/*`),
-   * at most `maxBodySize` bytes. Cached. Invalid JSON rejects with a 400 `HttpError`.
+   * at most `maxBodySize` bytes; a `multipart/form-data` body is streamed into a `FormData`
+   * (files as `File`s) within the `uploads` limits of createServer. Cached. Invalid JSON rejects with a 400 `HttpError`.
    */
   parseBody(): Promise<unknown>;
   /**
@@ -95,7 +121,14 @@ export interface RequestOptions {
   readonly maxBodyDepth: number;
   /** Milliseconds a streamed response may wait for a client that reads nothing; 0 = no limit. */
   readonly sendTimeout: number;
+  /** The application's logger. */
+  readonly logger: Logger;
+  /** Limits of multipart/form-data bodies. */
+  readonly uploads: UploadLimits;
 }
+
+/** Called once a request's answer is sent: its status, and false when the client left before the end. */
+export type AnsweredListener = (status: number, complete: boolean) => void;
 
 /** The KILN040 TypeError for a header `setResponseHeader` cannot record; the value itself is not echoed. */
 function refusedHeader(name: unknown, value: unknown): KilnError {
@@ -144,6 +177,10 @@ export abstract class RequestCore implements KilnRequest {
   #parsedValue: unknown;
   #json: Promise<unknown> | undefined;
   #streamTaken = false;
+  #id: string | undefined;
+  #log: Logger | undefined;
+  #answered: AnsweredListener[] | undefined;
+  #uploads: UploadFolder | undefined;
 
   constructor(method: string, target: string, options: RequestOptions) {
     this.method = method;
@@ -160,7 +197,13 @@ export abstract class RequestCore implements KilnRequest {
   /** The `Content-Length` the client declared, if any. */
   protected abstract declaredLength(): string | undefined;
   protected abstract readBytes(limit: number): Promise<Buffer>;
-  protected abstract openStream(): ReadableStream<Uint8Array> | null;
+  /** The body as a web stream bounded by `limit` bytes (default maxBodySize). */
+  protected abstract openStream(limit?: number): ReadableStream<Uint8Array> | null;
+  /**
+   * Runs `remove` once the answer is sent or the client is gone (a socket request); `app.fetch`
+   * calls `[kRemoveUploads]()` itself once the answer is made.
+   */
+  protected abstract afterAnswer(remove: () => void): void;
 
   get query(): QueryValues {
     return (this.#query ??= parseQueryString(targetSearch(this[kTarget])));
@@ -176,6 +219,30 @@ export abstract class RequestCore implements KilnRequest {
 
   get remoteAddress(): string | undefined {
     return this.socketAddress();
+  }
+
+  get id(): string {
+    return (this.#id ??= requestId(this.options.trustProxy, this.headers.get('x-request-id'), this.socketAddress()));
+  }
+
+  get log(): Logger {
+    return (this.#log ??= this.options.logger.child({ reqId: this.id }));
+  }
+
+  get [kLogger](): Logger {
+    return this.options.logger;
+  }
+
+  /** Calls `listener` once the answer is sent. The socket transport overrides this with the response's own event. */
+  [kWhenAnswered](listener: AnsweredListener): void {
+    (this.#answered ??= []).push(listener);
+  }
+
+  /** The in-process transport's end: calls every kWhenAnswered listener with the final status. */
+  [kAnswered](status: number): void {
+    const listeners = this.#answered;
+    this.#answered = undefined;
+    if (listeners !== undefined) for (const listener of listeners) listener(status, true);
   }
 
   // hot path: the rate limiter records three headers on every request
@@ -222,9 +289,32 @@ export abstract class RequestCore implements KilnRequest {
    */
   [kOversizedBody](): HttpError | undefined {
     const declared = this.declaredLength();
+    // hot path: one comparison for a body within maxBodySize
     if (declared === undefined || !(Number(declared) > this.options.maxBodySize)) return undefined;
+    const limit = this.bodyLimit();
+    if (!(Number(declared) > limit)) return undefined;
     this[kCloseConnection] = true;
-    return bodyTooLarge(this.options.maxBodySize);
+    return bodyTooLarge(limit);
+  }
+
+  /** The most bytes of body read: uploads.maxTotalSize for a multipart body, maxBodySize otherwise. */
+  protected bodyLimit(): number {
+    return isMultipart(this.headers.get('content-type')) ? this.options.uploads.maxTotalSize : this.options.maxBodySize;
+  }
+
+  /** Removes the temporary files of this request's uploads (see UploadOptions). Never rejects. */
+  [kRemoveUploads](): Promise<void> {
+    return this.#uploads?.remove() ?? Promise.resolve();
+  }
+
+  /** A multipart body as FormData, streamed within the upload limits; its temporary files go when the answer is sent. */
+  #readForm(contentType: string): Promise<FormData> {
+    if (this.#streamTaken || this.#bytes !== undefined) return Promise.reject(new TypeError('Body is unusable: it was already read'));
+    this.#streamTaken = true;
+    const folder = new UploadFolder(this.options.uploads.tmpDir);
+    this.#uploads = folder;
+    this.afterAnswer(() => void folder.remove());
+    return readMultipart(this.openStream(this.options.uploads.maxTotalSize), contentType, this.options.uploads, folder);
   }
 
   /** Hands an unexpected error (a bug, not an `HttpError`) to the server's `onError`. */
@@ -270,6 +360,8 @@ export abstract class RequestCore implements KilnRequest {
   }
 
   async formData(): Promise<FormData> {
+    const contentType = this.headers.get('content-type');
+    if (isMultipart(contentType)) return (await this.parseBody()) as FormData;
     const request = new Request('http://kiln.invalid/', {
       method: 'POST',
       headers: { 'content-type': this.headers.get('content-type') ?? '' },
@@ -280,6 +372,14 @@ export abstract class RequestCore implements KilnRequest {
 
   parseBody(): Promise<unknown> {
     if (this.#parsed === undefined) {
+      const contentType = this.headers.get('content-type');
+      if (isMultipart(contentType) && this.method !== 'GET' && this.method !== 'HEAD') {
+        this.#parsed = this.#readForm(contentType!).then((form) => {
+          this.#parsedValue = form;
+          return form;
+        });
+        return this.#parsed;
+      }
       this.#parsed = this.#rawBody().then((buffer) => {
         const value = parseBodyBytes(buffer, this.headers.get('content-type'), this.options.maxBodyDepth);
         this.#parsedValue = value;

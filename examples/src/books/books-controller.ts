@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, HttpError, HttpStatus, Param, Post, Query } from '@kiln/core';
+import { Roles } from '../auth/roles.js';
 import { RequireApiKey } from '../middleware/require-api-key.js';
-import { Genre, Stock, type Book, type NewBook, type SortOrder } from './book.js';
+import { Genre, Stock, type Book, type CoverUpload, type NewBook, type SortOrder } from './book.js';
 import { BookStore } from './book-store.js';
 
 /** The catalogue: search, read, add and remove books. */
@@ -79,9 +80,10 @@ export class BooksController {
   /**
    * Add a book
    *
-   * Needs the shop's API key; typia validates the body against `NewBook` before the handler runs.
+   * Needs a staff key (a clerk's will do); typia validates the body against `NewBook` before the handler runs.
    */
   @Post('/', RequireApiKey)
+  @Roles('clerk')
   @HttpStatus(HttpCode.CREATED)
   create(@Body() book: NewBook) {
     return this.store.add(book);
@@ -89,10 +91,13 @@ export class BooksController {
 
   /**
    * Remove a book
+   *
+   * Needs a manager's key.
    * @param id the book's id
    * @response 404 No book has this id
    */
   @Delete('/:id', RequireApiKey)
+  @Roles('manager')
   @HttpStatus(HttpCode.NO_CONTENT)
   remove(@Param('id') id: number) {
     if (!this.store.remove(id)) throw new HttpError(404, `Book ${id} not found`);
@@ -113,6 +118,23 @@ export class BooksController {
     return new Response(csv, {
       headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="book-${book.id}.csv"` },
     });
+  }
+
+  /**
+   * Upload a cover picture
+   *
+   * `multipart/form-data` with a `cover` file and an optional `caption`; the file is streamed
+   * (in memory while small, else to a temporary file removed once the answer is sent).
+   * @param id the book's id
+   * @response 404 No book has this id
+   */
+  @Post('/:id/cover', RequireApiKey)
+  @HttpStatus(HttpCode.CREATED)
+  async uploadCover(@Param('id') id: number, @Body() upload: CoverUpload) {
+    this.#find(id);
+    const bytes = new Uint8Array(await upload.cover.arrayBuffer());
+    // A real shop would store the bytes; the example answers what it received.
+    return { bookId: id, name: upload.cover.name, type: upload.cover.type, size: bytes.byteLength, caption: upload.caption ?? null };
   }
 
   #find(id: number): Book {
