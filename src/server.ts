@@ -1,5 +1,4 @@
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { buildRouteTable } from './app/route-table.js';
 import { withDocsRoutes } from './docs/docs-routes.js';
 import { KilnError } from './kiln-error.js';
@@ -9,13 +8,14 @@ import type { KilnRequest, RequestOptions } from './request/kiln-request.js';
 import { NodeRequest } from './request/node-request.js';
 import { headProblem } from './request/request-head.js';
 import { compileTrustProxy } from './request/client-address.js';
-import { answerClientError } from './response/client-error.js';
 import { errorBody } from './response/error-body.js';
 import { writeError, writeJson, writeResult } from './response/node-response.js';
 import { Container } from './injection/container.js';
 import type { RouteInfo } from './router/route-info.js';
 import { errorToWebResponse, finalWebResponse, valueToWebResponse } from './response/web-response.js';
 import type { KilnConfig, KilnServer } from './server-config.js';
+import type { Listening } from './runtimes/listener.js';
+import { runtimeListener } from './runtimes/runtime-listener.js';
 
 export type { KilnConfig, KilnServer } from './server-config.js';
 
@@ -116,9 +116,9 @@ export function createServer(config: KilnConfig): KilnServer {
   };
 
   // the same pipeline in process: a web Request in, a web Response out
-  const fetch = async (request: Request): Promise<Response> => {
+  const serve = async (request: Request, socketAddress: string | undefined): Promise<Response> => {
     if (!started) await ready;
-    const req = new FetchRequest(request, options);
+    const req = new FetchRequest(request, options, socketAddress);
     try {
       return finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req)));
     } catch (error) {
@@ -126,7 +126,9 @@ export function createServer(config: KilnConfig): KilnServer {
     }
   };
 
-  let server: http.Server | undefined;
+  const fetch = (request: Request): Promise<Response> => serve(request, undefined);
+
+  let listening: Promise<Listening> | undefined;
   let closing: Promise<void> | undefined;
 
   return Object.freeze({
@@ -136,53 +138,25 @@ export function createServer(config: KilnConfig): KilnServer {
       return routes;
     },
     async listen(port = 3000, host?: string) {
-      if (server !== undefined) throw new Error('This Kiln server is already listening');
-      await ready;
-      if (server !== undefined) throw new Error('This Kiln server is already listening');
-      const headersTimeout = config.headersTimeout ?? 10_000;
-      const created = http.createServer(
-        {
-          headersTimeout,
-          requestTimeout: config.requestTimeout ?? 30_000,
-          keepAliveTimeout: config.keepAliveTimeout ?? 5_000,
-          maxHeaderSize: config.maxHeaderSize ?? 16 * 1024,
-          // Kiln answers a missing Host itself, with its JSON error body (see headProblem).
-          requireHostHeader: false,
-          // Node enforces the two timeouts above only this often (30 s by default).
-          connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))),
-        },
-        handler,
-      );
-      created.on('clientError', answerClientError);
-      // One line more than the limit is kept, so that headProblem can tell "more" from "exactly".
-      created.maxHeadersCount = maxHeadersCount + 1;
-      server = created;
-      return new Promise<{ port: number; host: string }>((resolve, reject) => {
-        created.once('error', reject);
-        created.listen(port, host, () => {
-          created.off('error', reject);
-          const address = created.address() as AddressInfo;
-          resolve({ port: address.port, host: address.address });
-        });
-      });
+      if (listening !== undefined) throw new Error('This Kiln server is already listening');
+      // The listener of the runtime this runs on (node:http, Bun.serve, Deno.serve), loaded only there.
+      const opening = (async () => {
+        const start = await runtimeListener();
+        await ready;
+        return start({ config, handler, serve, maxHeadersCount }, port, host);
+      })();
+      listening = opening;
+      return (await opening).address;
     },
     close() {
-      if (server === undefined) return (closing ??= container.close());
-      const closingServer = server;
-      closing ??= new Promise<void>((resolve) => {
-        // Idle keep-alive connections are closed at once and again as in-flight ones finish;
-        // whatever is still open after the grace period is cut.
-        const sweep = setInterval(() => closingServer.closeIdleConnections(), 50);
-        const grace = setTimeout(() => closingServer.closeAllConnections(), config.shutdownTimeout ?? 10_000);
-        sweep.unref();
-        grace.unref();
-        closingServer.close(() => {
-          clearInterval(sweep);
-          clearTimeout(grace);
-          resolve();
-        });
-        closingServer.closeIdleConnections();
-      }).then(() => container.close());
+      if (listening === undefined) return (closing ??= container.close());
+      const stopping = listening;
+      closing ??= stopping
+        .then(
+          (server) => server.close(config.shutdownTimeout ?? 10_000),
+          () => {},
+        )
+        .then(() => container.close());
       return closing;
     },
   });

@@ -1,11 +1,12 @@
 // The document `createServer({ docs })` serves: the one the build wrote, checked against the
 // server's route table (a stale build is refused at start-up), with what only the runtime knows
 // merged in — the responses and headers of the middlewares each route runs (e.g. a rate limiter's 429).
-import { readFileSync } from 'node:fs';
+import type * as Fs from 'node:fs';
 import type { CompiledRoute } from '../app/route-table.js';
 import { KilnError } from '../kiln-error.js';
 import type { DocsOptions } from './docs-options.js';
 import { middlewareDescription } from './middleware-description.js';
+import { nodeBuiltin } from '../runtimes/node-builtin.js';
 
 type Json = Record<string, any>;
 
@@ -26,8 +27,15 @@ export function readDocument(document: DocsOptions['document']): Json {
   }
   let parsed: unknown = document;
   if (typeof document === 'string' || document instanceof URL) {
+    const fs = nodeBuiltin<typeof Fs>('node:fs');
+    if (fs === undefined) {
+      throw new KilnError(
+        'KILN031',
+        `docs.document: this runtime has no file system to read ${String(document)} from (Workers): pass the parsed document, e.g. import document from './openapi.json' with { type: 'json' }`,
+      );
+    }
     try {
-      parsed = JSON.parse(readFileSync(document, 'utf8'));
+      parsed = JSON.parse(fs.readFileSync(document, 'utf8'));
     } catch (error) {
       throw new KilnError(
         'KILN031',

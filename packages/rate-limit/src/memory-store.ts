@@ -37,6 +37,7 @@ export class MemoryStore implements RateLimitStore {
   #initialised = false;
   readonly #maxKeys: number;
   #timer: ReturnType<typeof setInterval> | undefined;
+  readonly #cleanupIntervalMs: number;
 
   constructor(options: MemoryStoreOptions = {}) {
     const maxKeys = options.maxKeys ?? 10_000;
@@ -46,8 +47,17 @@ export class MemoryStore implements RateLimitStore {
     if (!(interval > 0) || !Number.isFinite(interval))
       throw new RateLimitError('KILN203', `MemoryStore cleanupIntervalMs must be a positive number, got ${interval}`);
     this.#maxKeys = maxKeys;
-    this.#timer = setInterval(() => this.#dropIdle(Date.now()), interval);
-    this.#timer.unref();
+    this.#cleanupIntervalMs = interval;
+  }
+
+  /**
+   * The cleanup timer starts with the first counted request, not in the constructor: a Worker
+   * creates its stores in the module's global scope, where workerd refuses to set a timer.
+   */
+  #startCleanup(): void {
+    this.#timer = setInterval(() => this.#dropIdle(Date.now()), this.#cleanupIntervalMs);
+    // Node and Bun: never keep the process alive for it (workerd's timers have no unref).
+    (this.#timer as { unref?: () => void }).unref?.();
   }
 
   /** Called by `rateLimit`. A store serves one limiter: a second `init` throws. */
@@ -99,6 +109,7 @@ export class MemoryStore implements RateLimitStore {
     const logs = this.#logs;
     let log = logs.get(key);
     if (log === undefined) {
+      if (this.#timer === undefined) this.#startCleanup();
       if (logs.size >= this.#maxKeys) this.#makeRoom(now);
       log = new SlidingLog();
       logs.set(key, log);
