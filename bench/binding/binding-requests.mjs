@@ -8,7 +8,7 @@ import { parseQueryString } from '../../dist/src/request/query-string.js';
 function request(id, search, headers) {
   const params = Object.create(null);
   params.id = id;
-  return { params, query: parseQueryString(search), headers: new NodeHeaders(headers) };
+  return { params, query: parseQueryString(search), headers: new NodeHeaders(headers, Object.entries(headers).flat()) };
 }
 
 /** The request that is timed: GET /users/42?active=true&tags=a&tags=b, x-request-id: abc. */

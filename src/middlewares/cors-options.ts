@@ -31,8 +31,18 @@ export interface CorsOptions {
   allowedHeaders?: string | readonly string[];
   /** Response headers the browser may show to the page (`Access-Control-Expose-Headers`). Default none. */
   exposedHeaders?: string | readonly string[];
-  /** Send `Access-Control-Allow-Credentials: true` (cookies, `Authorization`). Needs an origin other than `'*'`. Default false. */
+  /**
+   * Send `Access-Control-Allow-Credentials: true` (cookies, `Authorization`). Needs the origins
+   * named: a string, a list, a RegExp or a function — not `'*'`, and not `origin: true` unless
+   * `allowAnyOriginWithCredentials` says so. Default false.
+   */
   credentials?: boolean;
+  /**
+   * Acknowledges `origin: true` with `credentials: true`: every site a user visits (and
+   * `Origin: null`, sent by sandboxed frames and `file:` pages) may then make credentialed
+   * requests and read the answers. Without it that pair is refused (KILN011). Default false.
+   */
+  allowAnyOriginWithCredentials?: boolean;
   /** Seconds a browser may cache a preflight's answer (`Access-Control-Max-Age`). Default: not sent. */
   maxAge?: number;
   /** Answer preflight requests here. Default true; false passes them on (Kiln's own `OPTIONS` answer then gets the CORS headers). */
@@ -68,13 +78,19 @@ export function checkCorsOptions(options: CorsOptions): void {
     isOriginItem(origin) ||
     (Array.isArray(origin) && origin.every(isOriginItem));
   if (!originOk) refuse('origin must be a boolean, a string, a RegExp, a list of strings and RegExps, or a function');
-  for (const name of ['credentials', 'preflight'] as const) {
+  for (const name of ['credentials', 'preflight', 'allowAnyOriginWithCredentials'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'boolean')
       refuse(`${name} must be true or false, got ${typeof options[name]}`);
   }
+  const nameThem =
+    "name the origins allowed: a list (['https://app.example.com']), a RegExp (/^https:\\/\\/[a-z]+\\.example\\.com$/) or a function (origin, req) => boolean";
   if ((origin === undefined || origin === '*') && options.credentials === true) {
+    refuse(`credentials: true needs an origin other than '*' (browsers refuse a wildcard origin with credentials); ${nameThem}`);
+  }
+  if (origin === true && options.credentials === true && options.allowAnyOriginWithCredentials !== true) {
     refuse(
-      "credentials: true needs an origin other than '*' (browsers refuse a wildcard origin with credentials); use origin: true to reflect the request's origin",
+      `origin: true with credentials: true lets every site (and Origin: null) make credentialed requests and read the answers; ${nameThem}, ` +
+        'or set allowAnyOriginWithCredentials: true if that is really meant',
     );
   }
   const { maxAge, optionsSuccessStatus } = options;

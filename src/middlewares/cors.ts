@@ -5,11 +5,28 @@ import { checkCorsOptions, headerList, type CorsOptions } from './cors-options.j
 
 const defaultMethods = 'GET,HEAD,PUT,PATCH,POST,DELETE';
 
+type OriginRules = readonly (string | RegExp)[];
+
+/**
+ * The rules as private copies: a RegExp with the `g` or `y` flag keeps a `lastIndex` between
+ * `test()` calls (so it would match every other request), and the caller's object may change later.
+ */
+function ownRules(rule: RegExp | OriginRules): OriginRules {
+  return (rule instanceof RegExp ? [rule] : rule).map((item) => (typeof item === 'string' ? item : new RegExp(item)));
+}
+
 /** The `Access-Control-Allow-Origin` for a request's origin, or `undefined` to allow none. */
-function allowedOrigin(rule: RegExp | readonly (string | RegExp)[], origin: string | undefined): string | undefined {
+function allowedOrigin(rules: OriginRules, origin: string | undefined): string | undefined {
   if (origin === undefined) return undefined;
-  const rules: readonly (string | RegExp)[] = rule instanceof RegExp ? [rule] : rule;
-  return rules.some((item) => (typeof item === 'string' ? item === origin : item.test(origin))) ? origin : undefined;
+  for (const item of rules) {
+    if (typeof item === 'string') {
+      if (item === origin) return origin;
+      continue;
+    }
+    item.lastIndex = 0;
+    if (item.test(origin)) return origin;
+  }
+  return undefined;
 }
 
 /**
@@ -44,15 +61,20 @@ export function cors(options: CorsOptions = {}): MiddlewareFunction {
   // A fixed '*' is the same answer for every origin; anything else varies with it.
   const varies = origin !== '*';
 
+  const rules = typeof origin === 'string' || typeof origin === 'boolean' || typeof origin === 'function' ? [] : ownRules(origin);
+
   const preflight = (req: KilnRequest, allowOrigin: string | undefined): Response => {
     const headers = new Headers();
-    if (allowOrigin !== undefined) headers.set('access-control-allow-origin', allowOrigin);
-    if (credentials) headers.set('access-control-allow-credentials', 'true');
-    headers.set('access-control-allow-methods', methods);
-    const requested = req.headers.get('access-control-request-headers');
-    const allowHeaders = allowedHeaders ?? requested ?? undefined;
-    if (allowHeaders) headers.set('access-control-allow-headers', allowHeaders);
-    if (maxAge !== undefined) headers.set('access-control-max-age', maxAge);
+    // A refused origin learns nothing: no methods, headers, credentials or cache lifetime.
+    if (allowOrigin !== undefined) {
+      headers.set('access-control-allow-origin', allowOrigin);
+      if (credentials) headers.set('access-control-allow-credentials', 'true');
+      headers.set('access-control-allow-methods', methods);
+      const requested = req.headers.get('access-control-request-headers');
+      const allowHeaders = allowedHeaders ?? requested ?? undefined;
+      if (allowHeaders) headers.set('access-control-allow-headers', allowHeaders);
+      if (maxAge !== undefined) headers.set('access-control-max-age', maxAge);
+    }
     const vary = [varies ? 'Origin' : '', allowedHeaders === undefined ? 'Access-Control-Request-Headers' : ''].filter(Boolean).join(', ');
     if (vary) headers.set('vary', vary);
     headers.set('content-length', '0');
@@ -77,7 +99,7 @@ export function cors(options: CorsOptions = {}): MiddlewareFunction {
     if (origin === '*') return answer(req, '*');
     if (origin === true) return answer(req, requestOrigin);
     if (typeof origin === 'string') return answer(req, origin);
-    if (typeof origin !== 'function') return answer(req, allowedOrigin(origin, requestOrigin));
+    if (typeof origin !== 'function') return answer(req, allowedOrigin(rules, requestOrigin));
     const decided = origin(requestOrigin, req);
     const toAllowed = (value: boolean | string): string | undefined =>
       value === true ? requestOrigin : value === false ? undefined : value;

@@ -3,7 +3,7 @@ import { HttpError } from '../http-error.js';
 import { kCloseConnection, kOversizedBody, kSendTimeout } from '../symbols.js';
 import { bodyTooLarge } from './body-limit.js';
 import { refusedStream } from './body-stream.js';
-import { NodeHeaders } from './node-headers.js';
+import { NodeHeaders, protoHeader } from './node-headers.js';
 import { RequestCore, type RequestOptions } from './kiln-request.js';
 
 function bodyEndedEarly(): HttpError {
@@ -30,7 +30,7 @@ export class NodeRequest extends RequestCore {
   }
 
   get headers(): Headers {
-    return (this.#headers ??= new NodeHeaders(this.incoming.headers) as unknown as Headers);
+    return (this.#headers ??= new NodeHeaders(this.incoming.headers, this.incoming.rawHeaders) as unknown as Headers);
   }
 
   get flatHeaders(): Record<string, string> {
@@ -41,6 +41,10 @@ export class NodeRequest extends RequestCore {
         const value = raw[name];
         if (value !== undefined) flat[name] = typeof value === 'string' ? value : value.join(', ');
       }
+      const proto = protoHeader(this.incoming.rawHeaders);
+      // An own data property: `flat` has no prototype, hence no __proto__ accessor to trip.
+      if (proto !== undefined)
+        Object.defineProperty(flat, '__proto__', { value: proto, enumerable: true, writable: true, configurable: true });
       this.#flatHeaders = flat;
     }
     return this.#flatHeaders;

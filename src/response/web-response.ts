@@ -3,12 +3,51 @@ import type { RequestCore } from '../request/kiln-request.js';
 import { errorOutcome } from './error-body.js';
 import { jsonContentType, serialize, valueStatus } from './json-body.js';
 
-/** Recorded headers replace a Response's own, except Set-Cookie and Vary, which are added to. */
-function copyRecorded(recorded: string[], headers: Headers): void {
+/**
+ * How many of a request's recorded headers a Response already carries. A middleware that returns
+ * what `await next()` gave it hands back a Response that has them: the writer must not add its
+ * Set-Cookie lines a second time.
+ */
+const carried = new WeakMap<Response, { req: RequestCore; count: number }>();
+
+/**
+ * Recorded headers replace a Response's own, except Set-Cookie, which is added (each recorded line
+ * once), and Vary, whose names are merged into the Response's own.
+ */
+function copyRecorded(recorded: string[], headers: Headers, from: number): void {
   for (let i = 0; i < recorded.length; i += 2) {
-    if (recorded[i] === 'set-cookie' || recorded[i] === 'vary') headers.append(recorded[i]!, recorded[i + 1]!);
-    else headers.set(recorded[i]!, recorded[i + 1]!);
+    const name = recorded[i]!;
+    if (name === 'set-cookie') {
+      if (i >= from) headers.append(name, recorded[i + 1]!);
+    } else if (name === 'vary') headers.set(name, mergedVary(headers.get(name), recorded[i + 1]!));
+    else headers.set(name, recorded[i + 1]!);
   }
+}
+
+/** `Vary` with the names of `added` that it lacks (compared case-insensitively); `*` already covers everything. */
+function mergedVary(current: string | null, added: string): string {
+  if (current === null || current.trim() === '') return added;
+  const names = current.split(',').map((name) => name.trim().toLowerCase());
+  if (names.includes('*')) return current;
+  let merged = current;
+  for (const raw of added.split(',')) {
+    const name = raw.trim();
+    if (name === '' || names.includes(name.toLowerCase())) continue;
+    names.push(name.toLowerCase());
+    merged = name === '*' ? '*' : `${merged}, ${name}`;
+    if (name === '*') break;
+  }
+  return merged;
+}
+
+function alreadyCarried(req: RequestCore, response: Response): number {
+  const entry = carried.get(response);
+  return entry !== undefined && entry.req === req ? entry.count : 0;
+}
+
+function markCarried(req: RequestCore, response: Response, recorded: string[]): Response {
+  carried.set(response, { req, count: recorded.length });
+  return response;
 }
 
 function withoutBody(req: RequestCore, status: number): boolean {
@@ -22,13 +61,14 @@ function withoutBody(req: RequestCore, status: number): boolean {
 export function withRecordedHeaders(req: RequestCore, response: Response): Response {
   const recorded = req[kResponseHeaders];
   if (recorded === undefined) return response;
+  const from = alreadyCarried(req, response);
   try {
-    copyRecorded(recorded, response.headers);
-    return response;
+    copyRecorded(recorded, response.headers, from);
+    return markCarried(req, response, recorded);
   } catch {
     const headers = new Headers(response.headers);
-    copyRecorded(recorded, headers);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    copyRecorded(recorded, headers, from);
+    return markCarried(req, new Response(response.body, { status: response.status, statusText: response.statusText, headers }), recorded);
   }
 }
 
@@ -36,7 +76,7 @@ function headersFor(req: RequestCore, contentType: string | undefined): Headers 
   const headers = new Headers();
   if (contentType !== undefined) headers.set('content-type', contentType);
   const recorded = req[kResponseHeaders];
-  if (recorded !== undefined) copyRecorded(recorded, headers);
+  if (recorded !== undefined) copyRecorded(recorded, headers, 0);
   return headers;
 }
 
@@ -45,17 +85,26 @@ export function valueToWebResponse(req: RequestCore, value: unknown): Response {
   if (value instanceof Response) return withRecordedHeaders(req, value);
   const status = valueStatus(req, value);
   const body = serialize(req, value);
-  if (body === undefined) return new Response(null, { status, headers: headersFor(req, undefined) });
-  return new Response(withoutBody(req, status) ? null : body, { status, headers: headersFor(req, jsonContentType) });
+  if (body === undefined) return carrying(req, new Response(null, { status, headers: headersFor(req, undefined) }));
+  return carrying(req, new Response(withoutBody(req, status) ? null : body, { status, headers: headersFor(req, jsonContentType) }));
+}
+
+/** A Response built with every header recorded so far, marked so. */
+function carrying(req: RequestCore, response: Response): Response {
+  const recorded = req[kResponseHeaders];
+  return recorded === undefined ? response : markCarried(req, response, recorded);
 }
 
 export function errorToWebResponse(req: RequestCore, error: unknown): Response {
   const outcome = errorOutcome(error);
   if (outcome.unexpected) req[kReport](outcome.reported);
-  return new Response(req.method === 'HEAD' ? null : outcome.body, {
-    status: outcome.status,
-    headers: headersFor(req, jsonContentType),
-  });
+  return carrying(
+    req,
+    new Response(req.method === 'HEAD' ? null : outcome.body, {
+      status: outcome.status,
+      headers: headersFor(req, jsonContentType),
+    }),
+  );
 }
 
 /** What `app.fetch` resolves to: as a socket would send it, so HEAD answers carry no body. */

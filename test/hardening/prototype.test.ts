@@ -1,7 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, Get, Post, compiledBinder, type KilnRequest } from '@kiln/core';
-import { overBothTransports } from '../support/server.js';
+import { Controller, Get, Header, Post, compiledBinder, type KilnRequest } from '@kiln/core';
+import { overBothTransports, start } from '../support/server.js';
+import { lastJsonBody, raw } from '../support/raw.js';
 
 function snapshot(value: unknown) {
   return JSON.parse(JSON.stringify(value ?? null));
@@ -25,6 +26,25 @@ class PrototypeController {
     return {
       keys: Object.keys(body),
       protoIsObject: Object.getPrototypeOf(body) === Object.prototype || Object.getPrototypeOf(body) === null,
+    };
+  }
+}
+
+const inheritedNames = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
+
+@Controller('/inherited')
+class InheritedHeadersController {
+  @Get('/typed')
+  typed(@Header('constructor') a?: string, @Header('__proto__') b?: string, @Header('toString') c?: string) {
+    return { a: a ?? null, b: b ?? null, c: c ?? null };
+  }
+  @Get('/methods')
+  @compiledBinder((req: KilnRequest) => [req])
+  methods(req: KilnRequest) {
+    return {
+      get: inheritedNames.map((name) => req.headers.get(name)),
+      has: inheritedNames.map((name) => req.headers.has(name)),
+      flat: inheritedNames.map((name) => (req.flatHeaders[name.toLowerCase()] as string | undefined) ?? null),
     };
   }
 }
@@ -79,5 +99,51 @@ Prototype('JSON and form bodies with __proto__ keys never pollute Object.prototy
     assertClean();
   }),
 );
+
+Prototype('@Header and req.headers.get/has of inherited names (constructor, __proto__, toString) not sent: undefined / null / false', () =>
+  overBothTransports({ controllers: [InheritedHeadersController], strictValidation: true }, async (send) => {
+    const typed = await send('/inherited/typed');
+    assert.is(typed.status, 200);
+    assert.equal(typed.json(), { a: null, b: null, c: null });
+    const methods = await send('/inherited/methods');
+    assert.is(methods.status, 200);
+    assert.equal(methods.json(), {
+      get: [null, null, null, null, null],
+      has: [false, false, false, false, false],
+      flat: [null, null, null, null, null],
+    });
+  }),
+);
+
+Prototype('headers named constructor, __proto__ and toString that are sent are read as sent', async () => {
+  const server = await start({ controllers: [InheritedHeadersController], strictValidation: true });
+  try {
+    const port = Number(new URL(server.base).port);
+    // fetch() would refuse none of these names, but a raw request shows the exact bytes.
+    const head = 'Host: x\r\nConstructor: c1\r\n__proto__: p1\r\n__Proto__: p2\r\ntoString: t1\r\nConnection: close\r\n\r\n';
+    const typed = await raw(port, `GET /inherited/typed HTTP/1.1\r\n${head}`);
+    assert.equal(typed.statuses, [200]);
+    assert.equal(lastJsonBody(typed), { a: 'c1', b: 'p1, p2', c: 't1' });
+    const methods = await raw(port, `GET /inherited/methods HTTP/1.1\r\n${head}`);
+    assert.equal(lastJsonBody(methods), {
+      get: ['c1', 'p1, p2', 't1', null, null],
+      has: [true, true, true, false, false],
+      flat: ['c1', 'p1, p2', 't1', null, null],
+    });
+    const fetched = await server.app.fetch(
+      new Request('http://localhost/inherited/typed', {
+        headers: [
+          ['constructor', 'c1'],
+          ['__proto__', 'p1'],
+          ['tostring', 't1'],
+        ],
+      }),
+    );
+    assert.equal(await fetched.json(), { a: 'c1', b: 'p1', c: 't1' });
+  } finally {
+    await server.close();
+  }
+  assert.equal(Object.keys(Object.prototype), []);
+});
 
 Prototype.run();

@@ -65,13 +65,17 @@ Cors('a real browser preflight over a socket is answered 204 with the Access-Con
   }
 });
 
-Cors('a preflight from an origin not listed gets no Access-Control-Allow-Origin', async () => {
+Cors('a preflight from an origin not listed gets none of the Access-Control-Allow-* headers, only Vary', async () => {
   const server = await start(withCors(listed));
   try {
     const reply = await raw(Number(new URL(server.base).port), preflight('/api/items', 'https://evil.example'));
     assert.equal(reply.statuses, [204]);
     const headers = headersOf(reply.text);
-    assert.is(headers.get('access-control-allow-origin'), undefined);
+    assert.equal(
+      [...headers.keys()].filter((name) => name.startsWith('access-control-')),
+      [],
+      'no Access-Control-Allow-Origin, -Credentials, -Methods, -Headers or -Max-Age',
+    );
     assert.is(headers.get('vary'), 'Origin, Access-Control-Request-Headers');
   } finally {
     await server.close();
@@ -213,6 +217,11 @@ Cors('origin: false adds nothing', () =>
 Cors('invalid options are refused when cors() is called, with KILN011', () => {
   const cases: [CorsOptions, string][] = [
     [{ credentials: true }, "cors: credentials: true needs an origin other than '*'"],
+    [{ origin: true, credentials: true }, 'cors: origin: true with credentials: true lets every site (and Origin: null) make credentialed'],
+    [
+      { origin: true, credentials: true, allowAnyOriginWithCredentials: 1 as never },
+      'cors: allowAnyOriginWithCredentials must be true or false',
+    ],
     [{ maxAge: -1 }, 'cors: maxAge must be a whole number of seconds, got -1'],
     [{ origin: 42 as never }, 'cors: origin must be a boolean, a string, a RegExp, a list of strings and RegExps, or a function'],
     [{ methods: [1] as never }, 'cors: methods must be a string or a list of strings'],
@@ -227,5 +236,67 @@ Cors('invalid options are refused when cors() is called, with KILN011', () => {
   }
   assert.ok(createServer(withCors(listed)));
 });
+
+Cors('KILN011 recommends naming the origins (a list, a RegExp or a function), never origin: true', () => {
+  for (const options of [{ credentials: true }, { origin: true, credentials: true }] as CorsOptions[]) {
+    assert.throws(
+      () => cors(options),
+      (error: Error) =>
+        error.message.includes("name the origins allowed: a list (['https://app.example.com']), a RegExp") &&
+        error.message.includes('or a function (origin, req) => boolean') &&
+        !error.message.includes('use origin: true'),
+    );
+  }
+});
+
+Cors('origin: true with credentials, acknowledged by allowAnyOriginWithCredentials, reflects every origin with credentials', () =>
+  overBothTransports(withCors({ origin: true, credentials: true, allowAnyOriginWithCredentials: true }), async (send) => {
+    for (const origin of ['https://anyone.example', 'null']) {
+      const reply = await send('/api/items', { headers: { origin } });
+      assert.is(reply.headers.get('access-control-allow-origin'), origin);
+      assert.is(reply.headers.get('access-control-allow-credentials'), 'true');
+    }
+  }),
+);
+
+Cors('a RegExp origin with the g or y flag grants the same origin on every request (no lastIndex carried over)', () =>
+  overBothTransports(withCors({ origin: [/\.good\.com$/g, /^https:\/\/sticky\.example$/y] }), async (send) => {
+    for (const origin of ['https://a.good.com', 'https://sticky.example']) {
+      const granted: (string | null)[] = [];
+      for (let i = 0; i < 4; i++)
+        granted.push((await send('/api/items', { headers: { origin } })).headers.get('access-control-allow-origin'));
+      assert.equal(granted, [origin, origin, origin, origin], origin);
+      const pre = await send('/api/items', { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'PUT' } });
+      assert.is(pre.headers.get('access-control-allow-origin'), origin);
+    }
+    const refused = await send('/api/items', { headers: { origin: 'https://good.com.evil.example' } });
+    assert.is(refused.headers.get('access-control-allow-origin'), null);
+  }),
+);
+
+/** The README's timing example: a middleware that awaits next() and hands back the same Response. */
+const timing: MiddlewareLike = async (req, next) => {
+  req.setResponseHeader('set-cookie', 'seen=1');
+  const started = performance.now();
+  const response = await next();
+  response.headers.set('x-response-time', `${Math.round(performance.now() - started)}ms`);
+  return response;
+};
+
+Cors('with a middleware that returns await next(), Vary is merged (no "Origin, Origin") and recorded Set-Cookie is sent once', () =>
+  overBothTransports(withCors(listed, timing), async (send) => {
+    const plain = await send('/api/items', { headers: { origin: appOrigin } });
+    assert.is(plain.status, 200);
+    assert.is(plain.headers.get('vary'), 'Origin');
+    assert.equal(plain.headers.getSetCookie(), ['seen=1']);
+    assert.ok(plain.headers.get('x-response-time')?.endsWith('ms'));
+    const own = await send('/api/varies', { headers: { origin: appOrigin } });
+    assert.is(own.headers.get('vary'), 'Accept-Encoding, Origin');
+    assert.equal(own.headers.getSetCookie(), ['seen=1']);
+    const missing = await send('/api/none', { headers: { origin: appOrigin } });
+    assert.is(missing.status, 404);
+    assert.is(missing.headers.get('vary'), 'Origin');
+  }),
+);
 
 Cors.run();
