@@ -1,7 +1,7 @@
 // The Bun listener: Bun.serve on app.fetch. Kiln's own limits (body size, URL length, header
 // count) apply in the pipeline as on Node; Bun has one idle timeout where Node has three, and
 // its header-size limit is the runtime's (docs/guide/runtimes.md lists what differs).
-import { tooManyHeaders } from './header-count.js';
+import { headLimitProblem } from './head-limits.js';
 import type { Listening, StartListener } from './listener.js';
 
 interface BunServer {
@@ -23,6 +23,7 @@ interface BunRuntime {
 
 export const startBunListener: StartListener = async (target, port, host) => {
   const { config, serve, maxHeadersCount } = target;
+  const maxHeaderSize = config.maxHeaderSize ?? 16 * 1024;
   const bun = (globalThis as unknown as { Bun: BunRuntime }).Bun;
   // Bun's one idle timeout (whole seconds, at most 255) stands for Node's headersTimeout and keepAliveTimeout.
   const idleMs = Math.max(config.headersTimeout ?? 10_000, config.keepAliveTimeout ?? 5_000);
@@ -31,7 +32,7 @@ export const startBunListener: StartListener = async (target, port, host) => {
     hostname: host,
     idleTimeout: Math.min(255, Math.max(1, Math.ceil(idleMs / 1000))),
     development: false,
-    fetch: (request, self) => tooManyHeaders(request, maxHeadersCount) ?? serve(request, self.requestIP(request)?.address),
+    fetch: (request, self) => headLimitProblem(request, maxHeadersCount, maxHeaderSize) ?? serve(request, self.requestIP(request)?.address),
   });
   return {
     address: { port: server.port, host: server.hostname },

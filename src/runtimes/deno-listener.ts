@@ -2,7 +2,7 @@
 // count) apply in the pipeline as on Node; Deno.serve has no timeout options and cannot cut a
 // connection, so headersTimeout, requestTimeout and keepAliveTimeout are the runtime's, and
 // close() stops waiting after shutdownTimeout (docs/guide/runtimes.md lists what differs).
-import { tooManyHeaders } from './header-count.js';
+import { headLimitProblem } from './head-limits.js';
 import type { Listening, StartListener } from './listener.js';
 
 interface DenoServer {
@@ -18,12 +18,13 @@ interface DenoRuntime {
 }
 
 export const startDenoListener: StartListener = async (target, port, host) => {
-  const { serve, maxHeadersCount } = target;
+  const { config, serve, maxHeadersCount } = target;
+  const maxHeaderSize = config.maxHeaderSize ?? 16 * 1024;
   const deno = (globalThis as unknown as { Deno: DenoRuntime }).Deno;
   const server = deno.serve(
     // Deno.serve's default onListen prints a line; listen() resolves with the address instead.
     { port, hostname: host, onListen: () => {} },
-    (request, info) => tooManyHeaders(request, maxHeadersCount) ?? serve(request, info.remoteAddr.hostname),
+    (request, info) => headLimitProblem(request, maxHeadersCount, maxHeaderSize) ?? serve(request, info.remoteAddr.hostname),
   );
   return {
     address: { port: server.addr.port, host: server.addr.hostname },
