@@ -1,4 +1,4 @@
-import { createServer, type KilnServer, type MiddlewareFunction } from '@kiln/core';
+import { createServer, type DocsOptions, type KilnServer, type MiddlewareFunction } from '@kiln/core';
 import { BooksController } from './books/books-controller.js';
 import { MetaController } from './meta/meta-controller.js';
 
@@ -10,12 +10,15 @@ const timing: MiddlewareFunction = async (_req, next) => {
   return response;
 };
 
-export function createApp(): KilnServer {
+/** The OpenAPI document the build wrote (tsconfig.json: "openapi"), served with a docs page. */
+const servedFromFiles: DocsOptions = { document: new URL('../openapi.json', import.meta.url), openapi: '/openapi.json', ui: '/docs' };
+
+/** `docs`: a Worker, which has no files to read, passes the document itself (worker/worker.ts). */
+export function createApp(docs: DocsOptions = servedFromFiles): KilnServer {
   return createServer({
     controllers: [BooksController, MetaController],
     middlewares: [timing],
     strictValidation: true,
-    // The OpenAPI document the build wrote (tsconfig.json: "openapi"), served with a docs page.
-    docs: { document: new URL('../openapi.json', import.meta.url), openapi: '/openapi.json', ui: '/docs' },
+    docs,
   });
 }
