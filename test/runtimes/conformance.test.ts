@@ -510,6 +510,28 @@ test("the served OpenAPI document is the build's, completed with the rate limite
   }
 });
 
+test("a head over maxHeaderSize (8 KiB here) answers 431 with Kiln's body from Node, Bun and Deno; past Bun's own 16 KiB, Bun's", async () => {
+  const kilns = JSON.stringify({
+    error: 'Request Header Fields Too Large',
+    message: 'Request line and headers are larger than the server accepts',
+  });
+  const listening = served.filter((candidate) => candidate.name !== 'workerd');
+  assert.equal(
+    listening.map((runtime) => runtime.name),
+    ['node20', 'node26', 'bun', 'deno'],
+  );
+  for (const [size, bunBody] of [
+    [10 * 1024, kilns],
+    [20 * 1024, ''],
+  ] as const) {
+    for (const runtime of listening) {
+      const reply = await fetch(`${runtime.bases.strict}/books/1`, { headers: { 'x-big': 'x'.repeat(size) } });
+      assert.is(reply.status, 431, `${runtime.name}, ${size} bytes`);
+      assert.is(await reply.text(), runtime.name === 'bun' ? bunBody : kilns, `${runtime.name}, ${size} bytes`);
+    }
+  }
+});
+
 for (const name of runtimeNames.slice(1)) {
   test(`${name} answers every case as Node 20 does (status, headers, body)`, () => {
     const reference = answers.get('node20')!;

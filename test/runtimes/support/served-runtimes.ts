@@ -10,7 +10,7 @@ export const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const bundles = join(root, 'build', 'runtimes-conformance');
 // The installer is a plain script (test/run.mjs uses it too), read from the source tree.
 const installer = pathToFileURL(join(root, 'test', 'runtimes', 'install-runtimes.mjs')).href;
-const { runtimeBinary } = (await import(installer)) as { runtimeBinary: (name: string) => string };
+export const { runtimeBinary } = (await import(installer)) as { runtimeBinary: (name: string) => string };
 export type RuntimeName = 'node20' | 'node26' | 'bun' | 'deno' | 'workerd';
 export type Mode = 'strict' | 'loose';
 
@@ -81,49 +81,59 @@ async function listening(name: RuntimeName, command: string, args: readonly stri
   };
 }
 
-/** workerd serving both worker modules, each on an ephemeral port it reports on its control pipe. */
-async function workerd(): Promise<ServedRuntime> {
-  const worker = (mode: Mode) => `(
-  modules = [ (name = "worker", esModule = embed "worker-${mode}.mjs") ],
+export interface ServedWorkers {
+  /** The base URL of each worker's socket, by the name given. */
+  readonly bases: Readonly<Record<string, string>>;
+  output(): string;
+  stop(): void;
+}
+
+/**
+ * workerd serving ES modules (each `export default { fetch }`), one socket per module on an
+ * ephemeral port of 127.0.0.1, which workerd reports on its control pipe.
+ */
+export async function serveWorkers(modules: Readonly<Record<string, string>>, cwd: string): Promise<ServedWorkers> {
+  const names = Object.keys(modules);
+  const worker = (name: string) => `(
+  modules = [ (name = "worker", esModule = embed ${JSON.stringify(modules[name])}) ],
   # Node's APIs (Buffer, node:crypto) are on by default from this date (nodejs_compat before it).
   compatibilityDate = "2026-11-01",
 )`;
   writeFileSync(
-    join(bundles, 'workerd.capnp'),
+    join(cwd, 'workerd.capnp'),
     `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
-  services = [ (name = "strict", worker = .strictWorker), (name = "loose", worker = .looseWorker) ],
-  sockets = [
-    (name = "strict", address = "127.0.0.1:0", http = (), service = "strict"),
-    (name = "loose", address = "127.0.0.1:0", http = (), service = "loose"),
-  ],
+  services = [ ${names.map((name, i) => `(name = "${name}", worker = .worker${i})`).join(', ')} ],
+  sockets = [ ${names.map((name) => `(name = "${name}", address = "127.0.0.1:0", http = (), service = "${name}")`).join(', ')} ],
 );
-const strictWorker :Workerd.Worker = ${worker('strict')};
-const looseWorker :Workerd.Worker = ${worker('loose')};
+${names.map((name, i) => `const worker${i} :Workerd.Worker = ${worker(name)};`).join('\n')}
 `,
   );
   const { child, output } = started(runtimeBinary('workerd'), ['serve', 'workerd.capnp', '--control-fd=3'], {
+    cwd,
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
   });
   let control = '';
-  const ports: Partial<Record<Mode, number>> = {};
+  const ports: Record<string, number> = {};
   await new Promise<void>((resolve, reject) => {
     (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk) => {
       control += chunk;
       for (const line of control.split('\n')) {
-        const event = line.startsWith('{') ? (JSON.parse(line) as { event?: string; socket?: Mode; port?: number }) : undefined;
-        if (event?.event === 'listen' && event.socket !== undefined) ports[event.socket] = event.port;
+        const event = line.startsWith('{') ? (JSON.parse(line) as { event?: string; socket?: string; port?: number }) : undefined;
+        if (event?.event === 'listen' && event.socket !== undefined && event.port !== undefined) ports[event.socket] = event.port;
       }
-      if (ports.strict !== undefined && ports.loose !== undefined) resolve();
+      if (names.every((name) => ports[name] !== undefined)) resolve();
     });
     child.on('exit', (code) => reject(new Error(`workerd exited with ${code} before serving:\n${output()}`)));
   });
-  return {
-    name: 'workerd',
-    bases: { strict: `http://127.0.0.1:${ports.strict}`, loose: `http://127.0.0.1:${ports.loose}` },
-    output,
-    stop: () => child.kill('SIGKILL'),
-  };
+  const bases = Object.fromEntries(names.map((name) => [name, `http://127.0.0.1:${ports[name]}`]));
+  return { bases, output, stop: () => child.kill('SIGKILL') };
+}
+
+/** workerd serving both worker modules of the conformance app. */
+async function workerd(): Promise<ServedRuntime> {
+  const served = await serveWorkers({ strict: 'worker-strict.mjs', loose: 'worker-loose.mjs' }, bundles);
+  return { name: 'workerd', bases: { strict: served.bases.strict!, loose: served.bases.loose! }, output: served.output, stop: served.stop };
 }
 
 /** Starts the app on one runtime (installing the runtime first when it is missing). */

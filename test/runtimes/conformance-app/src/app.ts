@@ -27,6 +27,7 @@ export function createConformanceApp(strictValidation: boolean, document: object
     middlewares: [cors({ origin: ['https://app.example'], credentials: true, exposedHeaders: ['x-stamp'] }), wrap, stamp],
     strictValidation,
     maxBodySize: 1024,
+    maxHeaderSize: 8 * 1024,
     injections: [{ token: GREETING, provide: 'hello from the container' }],
     docs: { document, openapi: '/openapi.json' },
   });
