@@ -10,15 +10,15 @@ const timing: MiddlewareFunction = async (_req, next) => {
   return response;
 };
 
-/** The OpenAPI document the build wrote (tsconfig.json: "openapi"), served with a docs page. */
-const servedFromFiles: DocsOptions = { document: new URL('../openapi.json', import.meta.url), openapi: '/openapi.json', ui: '/docs' };
-
-/** `docs`: a Worker, which has no files to read, passes the document itself (worker/worker.ts). */
-export function createApp(docs: DocsOptions = servedFromFiles): KilnServer {
+/**
+ * `docs`: the OpenAPI document the build wrote (tsconfig.json: "openapi"), served with a docs page;
+ * a Worker, which has no files to read, passes the document itself (worker/worker.ts).
+ */
+export function createApp(docs?: DocsOptions): KilnServer {
   return createServer({
     controllers: [BooksController, MetaController],
     middlewares: [timing],
     strictValidation: true,
-    docs,
+    docs: docs ?? { document: new URL('../openapi.json', import.meta.url), openapi: '/openapi.json', ui: '/docs' },
   });
 }
