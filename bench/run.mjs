@@ -3,7 +3,7 @@
 // Installs bench/'s own dependencies if missing, builds Kiln (and @kiln/rate-limit) and the
 // benchmark apps, runs the chosen parts (default: all), keeps each part's raw results in
 // bench/results/raw/ and rewrites bench/results/latest.md and latest.svg from them.
-// Parts: binding, in-process, http, cold-start, injection-start, build, rate-limit-redis; `report` alone rewrites the report only.
+// Parts: binding, in-process, http, cold-start, injection-start, build, rate-limit-redis, runtimes (Node 20/26, Bun, Deno, workerd); `report` alone rewrites the report only.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const rootDir = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const rawDir = fileURLToPath(new URL('results/raw/', import.meta.url));
-const allParts = ['binding', 'in-process', 'http', 'cold-start', 'injection-start', 'build', 'rate-limit-redis'];
+const allParts = ['binding', 'in-process', 'http', 'cold-start', 'injection-start', 'build', 'rate-limit-redis', 'runtimes'];
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -109,6 +109,16 @@ for (const part of parts) {
         warmupSeconds: quick ? 1 : Number(options.warmup),
       }),
     );
+  } else if (part === 'runtimes') {
+    const { runRuntimes } = await import('./runtimes/runtimes.bench.mjs');
+    await timed('runtimes', () =>
+      runRuntimes({
+        rounds: quick ? 1 : Number(options.rounds),
+        seconds: quick ? 2 : Number(options.seconds),
+        warmupSeconds: quick ? 1 : Number(options.warmup),
+        coldStartRuns: quick ? 3 : 7,
+      }),
+    );
   } else if (part === 'build') {
     const { runBuildOverhead } = await import('./build-overhead/build-overhead.bench.mjs');
     await timed('build', () => runBuildOverhead({ runs: quick ? 2 : 5, transformer }));
@@ -139,7 +149,9 @@ const results = {
 const { resultsMarkdown } = await import('./report/results-markdown.mjs');
 const { chartPanels } = await import('./report/chart-panels.mjs');
 const { barChartSvg } = await import('./report/bar-chart-svg.mjs');
-await writeFile(`${benchDir}/results/latest.md`, resultsMarkdown(results));
+const runtimes = await readRaw('runtimes');
+const { runtimesMarkdown } = await import('./report/runtimes-markdown.mjs');
+await writeFile(`${benchDir}/results/latest.md`, resultsMarkdown(results) + (runtimes ? `\n${runtimesMarkdown(runtimes)}` : ''));
 if (results.http)
   await writeFile(
     `${benchDir}/results/latest.svg`,
