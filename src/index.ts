@@ -31,9 +31,13 @@ export type { QueryValues } from './request/query-string.js';
 export type { MiddlewareFunction, MiddlewareClass, MiddlewareLike } from './middleware.js';
 export { cors } from './middlewares/cors.js';
 export type { CorsOptions, CorsOrigin } from './middlewares/cors-options.js';
+export { compression } from './middlewares/compression.js';
+export type { CompressionOptions } from './compression/compression-options.js';
+export type { ContentCoding } from './compression/content-coding.js';
 export { canonicalAddress, type TrustProxy } from './request/client-address.js';
 
 // Answering and failing
+export { Response } from './response/kiln-response.js';
 export { HttpCode } from './http-code.js';
 export { HttpError } from './http-error.js';
 export { KilnError, runtimeErrorCodes, type RuntimeErrorCode } from './kiln-error.js';

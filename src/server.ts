@@ -8,14 +8,15 @@ import type { KilnRequest, RequestOptions } from './request/kiln-request.js';
 import { NodeRequest } from './request/node-request.js';
 import { headProblem } from './request/request-head.js';
 import { compileTrustProxy } from './request/client-address.js';
+import { bodyTooLarge } from './request/body-limit.js';
 import { errorBody } from './response/error-body.js';
 import { writeError, writeJson, writeResult } from './response/node-response.js';
 import { Container } from './injection/container.js';
 import type { RouteInfo } from './router/route-info.js';
-import { errorToWebResponse, finalWebResponse, valueToWebResponse } from './response/web-response.js';
+import { encodedWebResponse, errorToWebResponse, finalWebResponse, valueToWebResponse } from './response/web-response.js';
 import type { KilnConfig, KilnServer } from './server-config.js';
-import type { Listening } from './runtimes/listener.js';
-import { runtimeListener } from './runtimes/runtime-listener.js';
+import type { Listening } from './runtime/listener.js';
+import { runtimeListener } from './runtime/runtime-listener.js';
 
 export type { KilnConfig, KilnServer } from './server-config.js';
 
@@ -115,14 +116,31 @@ export function createServer(config: KilnConfig): KilnServer {
     writeResult(req, result);
   };
 
+  /**
+   * `Expect: 100-continue`: a body declared larger than maxBodySize is refused before the client
+   * sends it (413 without a 100, and the connection closed, as the client may send it anyway);
+   * anything else gets its 100 and goes on like any request.
+   */
+  const continueOrRefuse = (incoming: IncomingMessage, response: ServerResponse): void => {
+    const declared = incoming.headers['content-length'];
+    if (declared !== undefined && Number(declared) > options.maxBodySize) {
+      response.setHeader('connection', 'close');
+      writeJson(response, undefined, 413, errorBody(413, bodyTooLarge(options.maxBodySize).message));
+      return;
+    }
+    // A head that handler() refuses gets its error without a 100 first.
+    if (headProblem(incoming, maxHeadersCount) === undefined) response.writeContinue();
+    handler(incoming, response);
+  };
+
   // the same pipeline in process: a web Request in, a web Response out
   const serve = async (request: Request, socketAddress: string | undefined): Promise<Response> => {
     if (!started) await ready;
     const req = new FetchRequest(request, options, socketAddress);
     try {
-      return finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req)));
+      return encodedWebResponse(req, finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req))));
     } catch (error) {
-      return errorToWebResponse(req, error);
+      return encodedWebResponse(req, errorToWebResponse(req, error));
     }
   };
 
@@ -143,7 +161,7 @@ export function createServer(config: KilnConfig): KilnServer {
       const opening = (async () => {
         const start = await runtimeListener();
         await ready;
-        return start({ config, handler, serve, maxHeadersCount }, port, host);
+        return start({ config, handler, checkContinue: continueOrRefuse, serve, maxHeadersCount }, port, host);
       })();
       listening = opening;
       return (await opening).address;

@@ -29,3 +29,5 @@ export const kOversizedBody = Symbol('kiln.oversizedBody');
 export const kSerializer = Symbol('kiln.serializer');
 /** The server's send timeout, read by the streamed-response writer. */
 export const kSendTimeout = Symbol('kiln.sendTimeout');
+/** The coding and settings `compression()` recorded for the answer, read by the response writers. */
+export const kCompression = Symbol('kiln.compression');

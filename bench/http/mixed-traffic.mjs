@@ -58,5 +58,15 @@ export const mixedRequests = [
   },
 ];
 
-/** The CSV every server's `GET /report.csv` answers. */
+/**
+ * (m) again, with the CSV route of handlers that build the global `Response` (for Kiln; every
+ * other server answers `/report-web.csv` as it answers `/report.csv`).
+ */
+export const mixedRequestsGlobalResponse = mixedRequests.map((entry) =>
+  entry.request.path === '/report.csv'
+    ? { ...entry, shape: 'a global Response (text/csv)', request: { ...entry.request, path: '/report-web.csv' } }
+    : entry,
+);
+
+/** The CSV every server's `GET /report.csv` and `GET /report-web.csv` answer. */
 export const reportCsv = csv;

@@ -1,9 +1,9 @@
 // The HTTP scenarios: what is sent, what every server must answer before it is timed, and which
 // of a server's processes serves it. Each server runs three processes: 'fresh' serves route (b)
 // only, as a process serving one route; 'main' serves everything else, in this order each round
-// — (a), (c), (e), the mixed traffic (m), then route (b) again ('b2'): (b) in a process that has
+// — (a), (c), (e), the mixed traffic (m) and (mw), then route (b) again ('b2'): (b) in a process that has
 // served every other route first; 'rate-limited' serves (d).
-import { mixedRequests } from './mixed-traffic.mjs';
+import { mixedRequests, mixedRequestsGlobalResponse } from './mixed-traffic.mjs';
 
 const userPath = '/users/42?active=true&tags=a&tags=b';
 const newUser = { name: 'Ada', email: 'ada@example.com', age: 36 };
@@ -58,6 +58,11 @@ export const scenarios = [
     id: 'm',
     title: `(m) mixed traffic: ${mixedRequests.length} routes in rotation, one process`,
     mixed: mixedRequests,
+  },
+  {
+    id: 'mw',
+    title: `(m) again, with Kiln's handler building the global Response (the other servers unchanged)`,
+    mixed: mixedRequestsGlobalResponse,
   },
   {
     id: 'b2',

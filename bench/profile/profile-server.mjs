@@ -24,7 +24,7 @@ const server = servers.find((candidate) => new RegExp(pattern, 'i').test(candida
 const scenario = scenarios.find((candidate) => candidate.id === scenarioId);
 if (!server || !scenario)
   throw new Error(`usage: profile-server.mjs <server pattern> <${scenarios.map((s) => s.id).join('|')}> [seconds] [--after a,m]`);
-const afterIds = flags.after?.split(',') ?? (scenarioId === 'b2' ? ['a', 'c', 'e', 'm'] : []);
+const afterIds = flags.after?.split(',') ?? (scenarioId === 'b2' ? ['a', 'c', 'e', 'm', 'mw'] : []);
 const before = afterIds.map((id) => scenarios.find((candidate) => candidate.id === id));
 
 const profileDir = fileURLToPath(new URL(`../results/raw/profile-${Date.now()}/`, import.meta.url));

@@ -24,7 +24,7 @@ function httpSection(http) {
       "server pinned to core 0, load generator to core 1 (`taskset`), 127.0.0.1 only. Every server's answers were checked before anything was timed; " +
       "each round takes the scenarios in turn and visits the servers in a rotated order, (d) right after each server's (b). " +
       'Each server runs three processes: one that only ever serves route (b) (the "fresh" (b)), one behind its rate limiter for (d), and one for everything else, ' +
-      'which serves (a), (c), (e), the mixed traffic (m) and then (b) again ("b2") in each round. ' +
+      'which serves (a), (c), (e), the mixed traffic (m) and (mw) and then (b) again ("b2") in each round. ' +
       '"× raw" is the median of the per-round ratios to hand-written `node:http` on the same scenario. ' +
       '"CPU µs/req" is the server process\'s CPU time (user + system, from /proc) during the measurement divided by the requests served, ' +
       "a cost that the machine's other load disturbs less than req/s; \"× raw (CPU)\" is raw node:http's CPU per request over the server's, per round, median." +
@@ -84,8 +84,9 @@ function targetRows(results) {
   if (m) {
     http('(b) ≥ 0.95× raw node:http (fresh process, one route)', ['Kiln', 'b'], [baseline, 'b'], (v) => v >= 0.95);
     http('(b) after the other routes, same process, ≥ 0.95× raw', ['Kiln', 'b2'], [baseline, 'b2'], (v) => v >= 0.95);
-    http('(m) mixed traffic ≥ 0.95× raw node:http', ['Kiln', 'm'], [baseline, 'm'], (v) => v >= 0.95);
-    http('(m) mixed traffic ≥ 1.05× Fastify', ['Kiln', 'm'], ['Fastify', 'm'], (v) => v >= 1.05);
+    http("(m) mixed traffic, Kiln's Response, ≥ 0.95× raw node:http", ['Kiln', 'm'], [baseline, 'm'], (v) => v >= 0.95);
+    http("(m) mixed traffic, Kiln's Response, ≥ 1.05× Fastify", ['Kiln', 'm'], ['Fastify', 'm'], (v) => v >= 1.05);
+    http('(m) mixed traffic, the global Response, ≥ 0.90× raw node:http', ['Kiln', 'mw'], [baseline, 'mw'], (v) => v >= 0.9);
     http('(e) typed list ≥ 1.3× raw node:http (JSON.stringify)', ['Kiln', 'e'], [baseline, 'e'], (v) => v >= 1.3);
     http('(e) typed list ≥ 1.1× Fastify (response schema)', ['Kiln', 'e'], ['Fastify', 'e'], (v) => v >= 1.1);
     http('(c) ≥ 1.0× Fastify (AJV)', ['Kiln', 'c'], ['Fastify', 'c'], (v) => v >= 1.0);

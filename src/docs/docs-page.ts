@@ -4,7 +4,7 @@ import type * as Fs from 'node:fs';
 import type * as NodeModule from 'node:module';
 import type * as Path from 'node:path';
 import { KilnError } from '../kiln-error.js';
-import { nodeBuiltin } from '../runtimes/node-builtin.js';
+import { optionalNodeBuiltin } from '../runtime/node-builtin.js';
 
 /** One file of the page: its path under the page's, its type and its bytes. */
 export interface DocsAsset {
@@ -20,9 +20,9 @@ function escapeHtml(text: string): string {
 
 /** The folder of the installed `swagger-ui-dist`, or KILN033 saying how to install it. */
 function swaggerUiDist(): { dir: string; version: string; readFileSync: typeof Fs.readFileSync; join: typeof Path.join } {
-  const fs = nodeBuiltin<typeof Fs>('node:fs');
-  const path = nodeBuiltin<typeof Path>('node:path');
-  const module = nodeBuiltin<typeof NodeModule>('node:module');
+  const fs = optionalNodeBuiltin<typeof Fs>('node:fs');
+  const path = optionalNodeBuiltin<typeof Path>('node:path');
+  const module = optionalNodeBuiltin<typeof NodeModule>('node:module');
   if (fs === undefined || path === undefined || module === undefined) {
     throw new KilnError(
       'KILN033',

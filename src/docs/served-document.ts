@@ -6,7 +6,7 @@ import type { CompiledRoute } from '../app/route-table.js';
 import { KilnError } from '../kiln-error.js';
 import type { DocsOptions } from './docs-options.js';
 import { middlewareDescription } from './middleware-description.js';
-import { nodeBuiltin } from '../runtimes/node-builtin.js';
+import { optionalNodeBuiltin } from '../runtime/node-builtin.js';
 
 type Json = Record<string, any>;
 
@@ -27,7 +27,7 @@ export function readDocument(document: DocsOptions['document']): Json {
   }
   let parsed: unknown = document;
   if (typeof document === 'string' || document instanceof URL) {
-    const fs = nodeBuiltin<typeof Fs>('node:fs');
+    const fs = optionalNodeBuiltin<typeof Fs>('node:fs');
     if (fs === undefined) {
       throw new KilnError(
         'KILN031',

@@ -3,7 +3,8 @@
 // that every member of the interface, and of the web Request it extends, is implemented beside
 // its declaration (`implements KilnRequest` checks them together).
 import type { HttpError } from '../http-error.js';
-import { kCloseConnection, kOversizedBody, kReport, kResponseHeaders, kSerializer, kStatus, kTarget } from '../symbols.js';
+import { kCloseConnection, kCompression, kOversizedBody, kReport, kResponseHeaders, kSerializer, kStatus, kTarget } from '../symbols.js';
+import type { ResponseCompression } from '../compression/response-compression.js';
 import type { RouteInfo } from '../router/route-info.js';
 import { targetSearch } from '../router/request-target.js';
 import { bodyTooLarge } from './body-limit.js';
@@ -132,6 +133,8 @@ export abstract class RequestCore implements KilnRequest {
   [kResponseHeaders]: string[] | undefined = undefined;
   /** Set when the body was not read to its end, so the connection cannot be reused. */
   [kCloseConnection] = false;
+  /** What `compression()` negotiated for the answer; undefined without the middleware. */
+  [kCompression]: ResponseCompression | undefined = undefined;
 
   protected readonly options: RequestOptions;
   #query: QueryValues | undefined;

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { kCloseConnection, kReport, kResponseHeaders } from '../symbols.js';
+import { kCloseConnection, kCompression, kReport, kResponseHeaders } from '../symbols.js';
+import { sendWhole } from './encoded-body.js';
 import type { NodeRequest } from '../request/node-request.js';
 import { isPromiseLike } from '../is-promise-like.js';
 import { KilnError } from '../kiln-error.js';
@@ -31,7 +32,10 @@ function writeRequestJson(req: NodeRequest, status: number, body: string | undef
   try {
     if (!isSendableStatus(status))
       throw new KilnError('KILN042', `${req.method} ${req.path} answered with the status ${String(status)}; Kiln sends 200 to 599`);
-    writeJson(req.response, req, status, body);
+    // compression() recorded a coding: the writer of encoded bodies decides (one property read otherwise)
+    if (req[kCompression] !== undefined && body !== undefined)
+      sendWhole(req, status, appendRecorded(req, ['content-type', jsonContentType]), body);
+    else writeJson(req.response, req, status, body);
   } catch (error) {
     answerWriteFailure(req, error);
   }

@@ -1,12 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import { KilnError } from '../kiln-error.js';
 import type { NodeRequest } from '../request/node-request.js';
-import { kCloseConnection, kReport, kSendTimeout } from '../symbols.js';
+import { kCloseConnection, kCompression, kReport, kSendTimeout } from '../symbols.js';
+import { addVary, compressionPlan, compressStream, markEncoded } from '../compression/response-compression.js';
+import { sendWhole } from './encoded-body.js';
 import { isSendableStatus } from './header-rules.js';
 import { decodedByFetch, sendableHeaders } from './response-framing.js';
 import { withRecordedHeaders } from './web-response.js';
 import { answerWriteFailure } from './write-failure.js';
 import { responseSource } from './response-source.js';
+import { keptBody } from './kiln-response.js';
 
 type Chunk = { done: true; value?: undefined } | { done: false; value: unknown };
 const notYet = Symbol('not yet');
@@ -71,18 +74,43 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
     status = merged.status;
     if (!isSendableStatus(status))
       throw new KilnError('KILN042', `A returned Response has the status ${String(status)}; Kiln sends 200 to 599`);
-    body = merged.body;
-    if (merged.bodyUsed || body?.locked)
-      throw new KilnError(
-        'KILN043',
-        'A returned Response has a body that is locked or already read: return a new Response, or response.clone() before reading it',
-      );
+    // Kiln's own Response keeps its string or bytes: no stream is made or read to send them.
+    source = keptBody(merged);
+    body = null;
+    if (source === undefined) {
+      body = merged.body;
+      if (merged.bodyUsed || body?.locked)
+        throw new KilnError(
+          'KILN043',
+          'A returned Response has a body that is locked or already read: return a new Response, or response.clone() before reading it',
+        );
+      source = responseSource(merged);
+    }
     headers = sendableHeaders(merged, decoded);
-    source = responseSource(merged);
     if (req[kCloseConnection]) headers.push('connection', 'close');
   } catch (error) {
     answerWriteFailure(req, error);
     return;
+  }
+
+  const compression = req[kCompression];
+  if (compression !== undefined && status !== 204 && status !== 304) {
+    if (source !== undefined) {
+      try {
+        sendWhole(req, status, headers, source);
+      } catch (error) {
+        answerWriteFailure(req, refused(error));
+      }
+      return;
+    }
+    if (body !== null) {
+      const plan = compressionPlan(compression, req.method, status, headers, undefined);
+      if (plan === 'vary') addVary(headers);
+      else if (plan !== 'none') {
+        markEncoded(headers, plan);
+        body = compressStream(compression.settings, plan, body);
+      }
+    }
   }
 
   // hot path: a Response built from a string or bytes is sent in one end(), its stream never read

@@ -1,7 +1,11 @@
-import { kReport, kResponseHeaders } from '../symbols.js';
+import { kCompression, kReport, kResponseHeaders } from '../symbols.js';
+import { addVary, compressNow, compressionPlan, compressStream, markEncoded } from '../compression/response-compression.js';
+import { responseSource } from './response-source.js';
 import type { RequestCore } from '../request/kiln-request.js';
 import { errorOutcome } from './error-body.js';
 import { jsonContentType, serialize, valueStatus } from './json-body.js';
+// Kiln's own: a JSON body handed to a middleware's next() or to app.fetch makes no stream unless read.
+import { keptBody, Response as KilnResponse } from './kiln-response.js';
 
 /**
  * How many of a request's recorded headers a Response already carries. A middleware that returns
@@ -68,7 +72,11 @@ export function withRecordedHeaders(req: RequestCore, response: Response): Respo
   } catch {
     const headers = new Headers(response.headers);
     copyRecorded(recorded, headers, from);
-    return markCarried(req, new Response(response.body, { status: response.status, statusText: response.statusText, headers }), recorded);
+    return markCarried(
+      req,
+      new KilnResponse(response.body, { status: response.status, statusText: response.statusText, headers }),
+      recorded,
+    );
   }
 }
 
@@ -85,8 +93,8 @@ export function valueToWebResponse(req: RequestCore, value: unknown): Response {
   if (value instanceof Response) return withRecordedHeaders(req, value);
   const status = valueStatus(req, value);
   const body = serialize(req, value);
-  if (body === undefined) return carrying(req, new Response(null, { status, headers: headersFor(req, undefined) }));
-  return carrying(req, new Response(withoutBody(req, status) ? null : body, { status, headers: headersFor(req, jsonContentType) }));
+  if (body === undefined) return carrying(req, new KilnResponse(null, { status, headers: headersFor(req, undefined) }));
+  return carrying(req, new KilnResponse(withoutBody(req, status) ? null : body, { status, headers: headersFor(req, jsonContentType) }));
 }
 
 /** A Response built with every header recorded so far, marked so. */
@@ -100,7 +108,7 @@ export function errorToWebResponse(req: RequestCore, error: unknown): Response {
   if (outcome.unexpected) req[kReport](outcome.reported);
   return carrying(
     req,
-    new Response(req.method === 'HEAD' ? null : outcome.body, {
+    new KilnResponse(req.method === 'HEAD' ? null : outcome.body, {
       status: outcome.status,
       headers: headersFor(req, jsonContentType),
     }),
@@ -111,5 +119,39 @@ export function errorToWebResponse(req: RequestCore, error: unknown): Response {
 export function finalWebResponse(req: RequestCore, response: Response): Response {
   if (req.method !== 'HEAD' || response.body === null) return response;
   response.body.cancel().catch(() => {});
-  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new KilnResponse(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/**
+ * `response` as `compression()` wants it sent by `app.fetch`: compressed (a string or bytes body
+ * at once, a stream chunk by chunk), or with `Vary: Accept-Encoding` added, or unchanged. The
+ * same decision the socket writer makes.
+ */
+export function encodedWebResponse(req: RequestCore, response: Response): Response {
+  const compression = req[kCompression];
+  if (compression === undefined) return response;
+  // Kiln's Response: its kept string or bytes, without making a stream to read them back.
+  const source = keptBody(response) ?? responseSource(response);
+  if (source === undefined && response.body === null) return response;
+  const headers: string[] = [];
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length' && name !== 'set-cookie') headers.push(name, value);
+  });
+  for (const cookie of response.headers.getSetCookie()) headers.push('set-cookie', cookie);
+  const size =
+    source === undefined ? undefined : typeof source === 'string' ? new TextEncoder().encode(source).byteLength : source.byteLength;
+  const plan = compressionPlan(compression, req.method, response.status, headers, size);
+  if (plan === 'none') return response;
+  let body: ConstructorParameters<typeof Response>[0] = source ?? response.body;
+  if (plan === 'vary') addVary(headers);
+  else {
+    markEncoded(headers, plan);
+    body =
+      source === undefined
+        ? compressStream(compression.settings, plan, response.body!)
+        : (compressNow(compression.settings, plan, source) as Uint8Array<ArrayBuffer>);
+  }
+  const out = new Headers();
+  for (let i = 0; i < headers.length; i += 2) out.append(headers[i]!, headers[i + 1]!);
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: out });
 }

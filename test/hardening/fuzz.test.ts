@@ -147,8 +147,10 @@ Fuzz('3,000 malformed requests each get a well-formed answer below 500 or a clos
     const first = reply.text.slice(0, 16);
     const context = `payload ${JSON.stringify(payload.slice(0, 200))} got ${JSON.stringify(reply.text.slice(0, 120))}`;
     assert.ok(reply.text === '' || /^HTTP\/1\.1 \d{3} /.test(first), `a well-formed status line: ${context}`);
+    // CONNECT asks for a tunnel: 501 is its designed answer (see protocol-requests.test.ts), not a failure.
+    const tunnel = payload.startsWith('CONNECT ');
     assert.ok(
-      reply.statuses.every((status) => status < 500),
+      reply.statuses.every((status) => status < 500 || (tunnel && status === 501)),
       `no 5xx: ${context}`,
     );
     assert.ok(reply.statuses.length > 0 || reply.closed, `an answer or a closed connection: ${context}`);

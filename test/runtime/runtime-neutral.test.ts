@@ -43,7 +43,7 @@ for (const entry of ['dist/src/index.js', 'dist/src/binding/index.js']) {
 
 Neutral('no module of the core imports a node: module, even lazily; the listeners take them from the runtime', () => {
   const graph = staticGraph(join(root, 'dist/src/index.js'));
-  const listeners = ['node-listener.js', 'bun-listener.js', 'deno-listener.js'].map((name) => join(root, 'dist/src/runtimes', name));
+  const listeners = ['node-listener.js', 'bun-listener.js', 'deno-listener.js'].map((name) => join(root, 'dist/src/runtime', name));
   for (const file of [...graph.keys(), ...listeners]) {
     const specifiers = [...readFileSync(file, 'utf8').matchAll(anyImport)].map((match) => (match[1] ?? match[2])!);
     assert.equal(
@@ -76,7 +76,7 @@ Neutral("an error body's reason phrase is Node's for every error status Node nam
   await app.close();
 });
 
-Neutral('listen() on a runtime without a listener (workerd) refuses with KILN012', async () => {
+Neutral('listen() on a runtime without a listener (workerd) refuses with KILN013', async () => {
   const app = createServer({ controllers: [] });
   const runtime = globalThis as { navigator?: unknown };
   const original = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
@@ -86,7 +86,7 @@ Neutral('listen() on a runtime without a listener (workerd) refuses with KILN012
     assert.unreachable('listen() should have rejected');
   } catch (error) {
     assert.instance(error, KilnError);
-    assert.is((error as KilnError).code, 'KILN012');
+    assert.is((error as KilnError).code, 'KILN013');
     assert.match((error as Error).message, 'export default { fetch: app.fetch }');
   } finally {
     if (original === undefined) delete runtime.navigator;

@@ -125,10 +125,11 @@ app.delete(
   },
 );
 
-app.get('/report.csv', async (_request, reply) => {
-  reply.type('text/csv; charset=utf-8');
-  return reportCsv;
-});
+for (const path of ['/report.csv', '/report-web.csv'])
+  app.get(path, async (_request, reply) => {
+    reply.type('text/csv; charset=utf-8');
+    return reportCsv;
+  });
 
 app.get(
   '/limited',

@@ -51,7 +51,8 @@ app.get('/items/:id', (c) => c.json({ id: Number(c.req.param('id')) }));
 app.get('/search', (c) => c.json({ tags: c.req.queries('tags') ?? [], limit: Number(c.req.query('limit')) }));
 app.get('/whoami', (c) => c.json({ user: c.req.header('x-user') }));
 app.delete('/users/:id', (c) => c.body(null, 204));
-app.get('/report.csv', (c) => c.body(reportCsv, 200, { 'content-type': 'text/csv; charset=utf-8' }));
+for (const path of ['/report.csv', '/report-web.csv'])
+  app.get(path, (c) => c.body(reportCsv, 200, { 'content-type': 'text/csv; charset=utf-8' }));
 app.get('/limited', limiter(), (c) => c.json({ limited: true }));
 
 serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });

@@ -90,7 +90,7 @@ export function createRawListener({ rateLimited = false } = {}) {
       else if (path.startsWith('/items/') && path.indexOf('/', 7) === -1) send(res, 200, { id: Number(path.slice(7)) });
       else if (path === '/search') search(res, question === -1 ? '' : url.slice(question + 1));
       else if (path === '/whoami') send(res, 200, { user: req.headers['x-user'] });
-      else if (path === '/report.csv') report(res);
+      else if (path === '/report.csv' || path === '/report-web.csv') report(res);
       else if (path === '/limited') {
         if (routeLimit(req, res)) send(res, 200, { limited: true });
       } else send(res, 404, { error: 'Not Found' });

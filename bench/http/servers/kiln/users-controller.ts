@@ -4,7 +4,7 @@
 // @kiln/core/transformer (the plugin in bench/tsconfig.kiln.json) compiles the parameter decorators
 // into one binder per route at build time; typia's transform writes the body's validator and the
 // typed responses' serialisers (GET /users is sent by the serialiser of UserSummary[]).
-import { Body, Controller, Delete, Get, Header, HttpStatus, Param, Post, Query } from '@kiln/core';
+import { Body, Controller, Delete, Get, Header, HttpStatus, Param, Post, Query, Response } from '@kiln/core';
 import { rateLimit } from '@kiln/rate-limit';
 import type { NewUser } from '../../new-user.js';
 import { userList, type UserSummary } from '../../user-list.js';
@@ -59,9 +59,16 @@ export class MixedController {
     return { user };
   }
 
+  // Kiln's Response (imported above): the kept string is sent in one write.
   @Get('/report.csv')
   report() {
     return new Response(reportCsv, { headers: { 'content-type': 'text/csv; charset=utf-8' } });
+  }
+
+  // The global Response, for (mw): what a handler not yet adopting Kiln's costs.
+  @Get('/report-web.csv')
+  reportWeb() {
+    return new globalThis.Response(reportCsv, { headers: { 'content-type': 'text/csv; charset=utf-8' } });
   }
 
   @Get('/limited', rateLimit({ max: 1_000_000_000, windowMs: 60_000 }))

@@ -81,7 +81,7 @@ class MixedController {
     return { user };
   }
 
-  @Get('report.csv')
+  @Get(['report.csv', 'report-web.csv'])
   @Header('content-type', 'text/csv; charset=utf-8')
   report() {
     return reportCsv;

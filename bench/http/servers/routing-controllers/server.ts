@@ -92,6 +92,12 @@ class ReportController {
     res.type('text/csv; charset=utf-8').send(reportCsv);
     return res;
   }
+
+  @Get('/report-web.csv')
+  reportWeb(@Res() res: { type(value: string): { send(body: string): void } }) {
+    res.type('text/csv; charset=utf-8').send(reportCsv);
+    return res;
+  }
 }
 
 const port = Number(process.argv[2]);

@@ -6,6 +6,8 @@ export interface ListenTarget {
   readonly config: KilnConfig;
   /** The Node request listener (`app.handler`). */
   readonly handler: (incoming: IncomingMessage, response: ServerResponse) => void;
+  /** Node's `checkContinue` listener: a request with `Expect: 100-continue`. */
+  readonly checkContinue: (incoming: IncomingMessage, response: ServerResponse) => void;
   /** `app.fetch`, told the client's socket address, which a listener knows and `app.fetch` does not. */
   readonly serve: (request: Request, socketAddress: string | undefined) => Promise<Response>;
   readonly maxHeadersCount: number;

@@ -4,12 +4,13 @@
 import type * as Http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerClientError } from '../response/client-error.js';
+import { refuseConnect, refuseExpectation, refuseUpgrade } from '../response/protocol-refusals.js';
 import type { Listening, StartListener } from './listener.js';
-import { nodeBuiltin } from './node-builtin.js';
+import { optionalNodeBuiltin } from './node-builtin.js';
 
 export const startNodeListener: StartListener = (target, port, host) => {
-  const { config, handler, maxHeadersCount } = target;
-  const http = nodeBuiltin<typeof Http>('node:http')!;
+  const { config, handler, checkContinue, maxHeadersCount } = target;
+  const http = optionalNodeBuiltin<typeof Http>('node:http')!;
   const headersTimeout = config.headersTimeout ?? 10_000;
   const server = http.createServer(
     {
@@ -25,6 +26,10 @@ export const startNodeListener: StartListener = (target, port, host) => {
     handler,
   );
   server.on('clientError', answerClientError);
+  server.on('upgrade', refuseUpgrade);
+  server.on('connect', refuseConnect);
+  server.on('checkContinue', checkContinue);
+  server.on('checkExpectation', refuseExpectation);
   // One line more than the limit is kept, so that headProblem can tell "more" from "exactly".
   server.maxHeadersCount = maxHeadersCount + 1;
   return new Promise<Listening>((resolve, reject) => {

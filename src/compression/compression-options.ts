@@ -1,0 +1,70 @@
+import { KilnError } from '../kiln-error.js';
+import type { ContentCoding } from './content-coding.js';
+
+/** What `compression(options)` takes. Every key has a default. */
+export interface CompressionOptions {
+  /**
+   * Codings to offer, in the server's order of preference (used between codings the client
+   * weights equally). Default `['br', 'zstd', 'gzip']`; `zstd` is left out where `node:zlib`
+   * has no zstd (before Node 22.15 and 23.8).
+   */
+  encodings?: readonly ContentCoding[];
+  /** Bodies of a known size smaller than this many bytes are sent as they are. Default 1024. */
+  threshold?: number;
+  /**
+   * Which `Content-Type`s are compressed. Default: text, JSON, XML, JavaScript, SVG, forms and
+   * server-sent events (`text/event-stream`, flushed event by event).
+   */
+  filter?: (contentType: string) => boolean;
+  /** gzip level, 1 (fastest) to 9 (smallest). Default 6, zlib's own. */
+  gzipLevel?: number;
+  /** Brotli quality, 0 to 11. Default 4: 11 (Brotli's default) costs ~20× the CPU for a few % on dynamic answers. */
+  brotliQuality?: number;
+  /** zstd level, 1 to 19. Default 3, zstd's own. */
+  zstdLevel?: number;
+}
+
+const knownCodings: readonly ContentCoding[] = ['br', 'zstd', 'gzip'];
+
+// Types that are text or text-like; images, audio, video, archives and fonts are compressed already.
+const compressibleType =
+  /^(?:text\/|application\/(?:json|javascript|ecmascript|xml|x-www-form-urlencoded|graphql|x-ndjson|ld\+json|manifest\+json|wasm)|image\/svg\+xml|[^;]+\+(?:json|xml)\b)/i;
+
+/** The default `filter`: text and text-like media types. */
+export function isCompressibleType(contentType: string): boolean {
+  return compressibleType.test(contentType);
+}
+
+function levelOption(name: string, value: unknown, least: number, most: number): void {
+  if (value !== undefined && (!Number.isInteger(value) || (value as number) < least || (value as number) > most))
+    throw new KilnError('KILN012', `compression(): ${name} must be a whole number from ${least} to ${most}, got ${String(value)}`);
+}
+
+/** Refuses, at start-up, options that would fail or silently do nothing per request. */
+export function checkCompressionOptions(options: CompressionOptions, zstdAvailable: boolean): readonly ContentCoding[] {
+  if (options === null || typeof options !== 'object') throw new KilnError('KILN012', 'compression(options): options must be an object');
+  const threshold = options.threshold;
+  if (threshold !== undefined && (!Number.isInteger(threshold) || threshold < 0))
+    throw new KilnError('KILN012', `compression(): threshold must be a whole number of bytes, got ${String(threshold)}`);
+  if (options.filter !== undefined && typeof options.filter !== 'function')
+    throw new KilnError('KILN012', 'compression(): filter must be a function (contentType) => boolean');
+  levelOption('gzipLevel', options.gzipLevel, 1, 9);
+  levelOption('brotliQuality', options.brotliQuality, 0, 11);
+  levelOption('zstdLevel', options.zstdLevel, 1, 19);
+  if (options.encodings === undefined) return knownCodings.filter((coding) => coding !== 'zstd' || zstdAvailable);
+  if (!Array.isArray(options.encodings) || options.encodings.length === 0)
+    throw new KilnError('KILN012', "compression(): encodings must be a non-empty list of 'br', 'zstd' and 'gzip'");
+  for (const coding of options.encodings) {
+    if (!knownCodings.includes(coding))
+      throw new KilnError(
+        'KILN012',
+        `compression(): unknown encoding ${JSON.stringify(coding)}; Kiln compresses with 'br', 'zstd' and 'gzip'`,
+      );
+    if (coding === 'zstd' && !zstdAvailable)
+      throw new KilnError(
+        'KILN012',
+        `compression(): 'zstd' needs node:zlib's zstd (Node 22.15, 23.8 or later); this is Node ${typeof process === 'undefined' ? '?' : process.versions.node}`,
+      );
+  }
+  return [...new Set(options.encodings)];
+}
