@@ -149,9 +149,15 @@ const results = {
 const { resultsMarkdown } = await import('./report/results-markdown.mjs');
 const { chartPanels } = await import('./report/chart-panels.mjs');
 const { barChartSvg } = await import('./report/bar-chart-svg.mjs');
+// The runtimes part has a section of its own: measured alone, it replaces only that section and
+// keeps the Node figures of the last full run (whose raw results this machine may not have).
 const runtimes = await readRaw('runtimes');
-const { runtimesMarkdown } = await import('./report/runtimes-markdown.mjs');
-await writeFile(`${benchDir}/results/latest.md`, resultsMarkdown(results) + (runtimes ? `\n${runtimesMarkdown(runtimes)}` : ''));
+const { runtimesMarkdown, runtimesHeading } = await import('./report/runtimes-markdown.mjs');
+const nodeParts = ['binding', 'inProcess', 'http', 'coldStart', 'injectionStart', 'build', 'buildOpenApi'];
+const latestPath = `${benchDir}/results/latest.md`;
+const kept = existsSync(latestPath) ? (await readFile(latestPath, 'utf8')).split(`\n${runtimesHeading}`)[0] : '';
+const nodeReport = nodeParts.some((part) => results[part] !== undefined) || kept === '' ? resultsMarkdown(results) : kept;
+await writeFile(latestPath, nodeReport.trimEnd() + '\n' + (runtimes ? `\n${runtimesMarkdown(runtimes)}` : ''));
 if (results.http)
   await writeFile(
     `${benchDir}/results/latest.svg`,
