@@ -17,6 +17,7 @@ import { encodedWebResponse, errorToWebResponse, finalWebResponse, valueToWebRes
 import type { KilnConfig, KilnServer } from './server-config.js';
 import type { Listening } from './runtime/listener.js';
 import { runtimeListener } from './runtime/runtime-listener.js';
+import { platformResponse, platformSendsResponses } from './runtime/platform-response.js';
 
 export type { KilnConfig, KilnServer } from './server-config.js';
 
@@ -137,11 +138,13 @@ export function createServer(config: KilnConfig): KilnServer {
   const serve = async (request: Request, socketAddress: string | undefined): Promise<Response> => {
     if (!started) await ready;
     const req = new FetchRequest(request, options, socketAddress);
+    let answer: Response;
     try {
-      return encodedWebResponse(req, finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req))));
+      answer = encodedWebResponse(req, finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req))));
     } catch (error) {
-      return encodedWebResponse(req, errorToWebResponse(req, error));
+      answer = encodedWebResponse(req, errorToWebResponse(req, error));
     }
+    return platformSendsResponses ? platformResponse(answer) : answer;
   };
 
   const fetch = (request: Request): Promise<Response> => serve(request, undefined);

@@ -315,6 +315,19 @@ const cases: Case[] = [
     expect: { status: 202, text: 'made by hand', headers: { 'content-type': 'text/plain; charset=utf-8', 'x-made': 'by-hand' } },
   },
 
+  {
+    name: "Kiln's Response is sent with its body",
+    mode: 'strict',
+    path: '/books/raw/kiln',
+    expect: { status: 203, text: 'kept by Kiln', headers: { 'content-type': 'text/plain; charset=utf-8' } },
+  },
+  {
+    name: "Kiln's Response.json is sent with its body",
+    mode: 'strict',
+    path: '/books/raw/kiln-json',
+    expect: { status: 200, json: { kept: true }, headers: { 'content-type': 'application/json' } },
+  },
+
   // middlewares
   {
     name: 'application middlewares wrap the response and record headers',

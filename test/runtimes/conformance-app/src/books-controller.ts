@@ -11,6 +11,7 @@ import {
   Post,
   Put,
   Req,
+  Response as KilnResponse,
   type KilnRequest,
 } from '@kiln/core';
 import { RequireApiKey } from './require-api-key.js';
@@ -69,6 +70,17 @@ export class BooksController {
   @Get('/raw/response')
   raw() {
     return new Response('made by hand', { status: 202, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-made': 'by-hand' } });
+  }
+
+  /** Kiln's own Response keeps its body out of the platform's slot: every runtime's server must still send it. */
+  @Get('/raw/kiln')
+  kilnResponse() {
+    return new KilnResponse('kept by Kiln', { status: 203, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  }
+
+  @Get('/raw/kiln-json')
+  kilnJson() {
+    return KilnResponse.json({ kept: true });
   }
 
   @Get('/request/info')
