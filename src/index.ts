@@ -1,3 +1,9 @@
+/**
+ * `@kiln/core`: the decorators that declare an application, `createServer` that serves it, the
+ * middlewares Kiln ships, its errors, dependency injection and the OpenAPI helpers.
+ *
+ * @module @kiln/core
+ */
 import './symbols.js';
 
 // Declaring an application

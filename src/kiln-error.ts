@@ -1,6 +1,6 @@
 /**
  * Every error Kiln itself throws at start-up, by code. Build-time diagnostics of the transformer
- * are KILN1xx and live in its own registry; these are KILN0xx. The README documents each code
+ * are KILN1xx and live in its own registry; these are KILN0xx. docs/reference/diagnostics.md documents each code
  * (a test checks it).
  */
 export const runtimeErrorCodes = {

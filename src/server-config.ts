@@ -34,7 +34,11 @@ export interface KilnConfig {
   shutdownTimeout?: number;
   /** Deepest nesting of arrays and objects in a JSON body; deeper answers 400 before parsing. Default 64. */
   maxBodyDepth?: number;
-  /** Milliseconds a streamed response waits for a client that stopped reading before cutting it off; 0 = never. Default 30 000. */
+  /**
+   * Milliseconds a client has to take an answer before its connection is cut: a body sent whole
+   * (a JSON value, a Response of known length) must be taken within it, a streamed body may stall
+   * no longer than it. 0 = never. Default 30 000.
+   */
   sendTimeout?: number;
   /** Most request header lines; more answer 431. Default 1 000. */
   maxHeadersCount?: number;
@@ -43,7 +47,7 @@ export interface KilnConfig {
    * `{ token, factory }` (sync or async, called once at start-up). See "Dependency injection".
    */
   injections?: Injection[];
-  /** Serve the OpenAPI document the build wrote, and a docs page (README: OpenAPI). Off by default. */
+  /** Serve the OpenAPI document the build wrote, and a docs page (docs: guide/openapi.md). Off by default. */
   docs?: DocsOptions;
 }
 

@@ -3,7 +3,7 @@
 export const pluginHint =
   '@kiln/core/transformer did not run on this file. Add { "transform": "@kiln/core/transformer", "transformProgram": true } ' +
   'to compilerOptions.plugins in tsconfig.json and build with tspc (ts-patch), or bundle with @kiln/core/esbuild or ' +
-  '@kiln/core/vite, or run with node --import @kiln/core/register (README: Building and running).';
+  '@kiln/core/vite, or run with node --import @kiln/core/register (docs: guide/build-tools.md).';
 
 /** The decorator metadata of a class, if any decorator left some. */
 export function metadataOf(target: Function): DecoratorMetadataObject | undefined {

@@ -2,7 +2,7 @@ import { methodDeclaration } from '../decorators/method-declaration.js';
 
 /**
  * A typed-response serialiser: the JSON text of a handler's return value, written for its return
- * type. `@kiln/core/transformer` generates one per route with typia (README: Typed responses); it
+ * type. `@kiln/core/transformer` generates one per route with typia (docs: guide/typed-responses.md); it
  * writes only the properties the type declares, so a field the type does not name is never sent.
  */
 export type Serializer = (value: unknown) => string;

@@ -1,6 +1,7 @@
 import { compressLater, compressNow, compressionPlan, addVary, largestSyncBody, markEncoded } from '../compression/response-compression.js';
 import type { NodeRequest } from '../request/node-request.js';
-import { kCompression, kReport } from '../symbols.js';
+import { kCompression, kReport, kSendTimeout } from '../symbols.js';
+import { armSendDeadline } from './send-deadline.js';
 import { answerWriteFailure } from './write-failure.js';
 
 /**
@@ -19,6 +20,7 @@ export function sendWhole(req: NodeRequest, status: number, headers: string[], b
     if (plan === 'vary') addVary(headers);
     headers.push('content-length', String(size));
     res.writeHead(status, headers);
+    armSendDeadline(res, req[kSendTimeout]);
     res.end(req.method === 'HEAD' ? undefined : body);
     return;
   }
@@ -26,6 +28,7 @@ export function sendWhole(req: NodeRequest, status: number, headers: string[], b
   const send = (encoded: Uint8Array): void => {
     headers.push('content-length', String(encoded.byteLength));
     res.writeHead(status, headers);
+    armSendDeadline(res, req[kSendTimeout]);
     res.end(encoded);
   };
   if (size <= largestSyncBody) {

@@ -10,6 +10,7 @@ import { withRecordedHeaders } from './web-response.js';
 import { answerWriteFailure } from './write-failure.js';
 import { responseSource } from './response-source.js';
 import { keptBody } from './kiln-response.js';
+import { armSendDeadline, clearSendDeadline } from './send-deadline.js';
 
 type Chunk = { done: true; value?: undefined } | { done: false; value: unknown };
 const notYet = Symbol('not yet');
@@ -116,12 +117,12 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
   // hot path: a Response built from a string or bytes is sent in one end(), its stream never read
   if (source !== undefined && status !== 204 && status !== 304) {
     headers.push('content-length', String(Buffer.byteLength(source)));
-    if (writeHead(req, status, headers)) res.end(req.method === 'HEAD' ? undefined : source);
+    if (writeHead(req, status, headers)) endTimed(req, req.method === 'HEAD' ? undefined : source);
     return;
   }
   if (body === null || req.method === 'HEAD' || status === 204 || status === 304) {
     if (body !== null) body.cancel().catch(() => {});
-    if (writeHead(req, status, headers)) res.end();
+    if (writeHead(req, status, headers)) endTimed(req, undefined);
     return;
   }
 
@@ -134,7 +135,7 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
     const first = await reader.read();
     if (first.done) {
       headers.push('content-length', '0');
-      if (writeHead(req, status, headers)) res.end();
+      if (writeHead(req, status, headers)) endTimed(req, undefined);
       return;
     }
     const firstBytes = bytesOf(first.value);
@@ -145,7 +146,7 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
       next = settled as Chunk;
       if (next.done) {
         headers.push('content-length', String(firstBytes.byteLength));
-        if (writeHead(req, status, headers)) res.end(firstBytes);
+        if (writeHead(req, status, headers)) endTimed(req, firstBytes);
         return;
       }
     }
@@ -154,6 +155,7 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
       return;
     }
     headSent = true;
+    clearSendDeadline(res);
     const timeout = req[kSendTimeout];
     let chunk: Chunk = { done: false, value: firstBytes };
     while (!chunk.done) {
@@ -180,6 +182,12 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
   } finally {
     res.off('close', stop);
   }
+}
+
+/** Ends an answer whose whole body is known, within `sendTimeout`. */
+function endTimed(req: NodeRequest, body: string | Uint8Array | undefined): void {
+  armSendDeadline(req.response, req[kSendTimeout]);
+  req.response.end(body);
 }
 
 /** `writeHead`, or a reported bare 500 when Node refuses the head (false then). */

@@ -5,13 +5,14 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, type BuildFailure } from 'esbuild';
+import { build, formatMessages, type BuildFailure } from 'esbuild';
 import kiln from '@kiln/core/esbuild';
 import { fixtureProject, run, tspc, vitest, type FixtureProject } from './support/fixture-project.js';
 
 const message = "KILN101: @Param('name') but the route GET /broken/:id declares no ':name'";
 const line = 5;
 const column = 27; // 1-based, as tspc and node print it; esbuild counts from 0
+const source = "  @Get('/:id') get(@Param('name') name: string) {";
 
 let broken: FixtureProject;
 let legacy: FixtureProject;
@@ -67,6 +68,11 @@ test('esbuild: the plugin reports KILN101 as a build error at its place', async 
     [errors[0]!.location?.file.endsWith('src/broken-controller.ts'), errors[0]!.location?.line, errors[0]!.location?.column],
     [true, line, column - 1],
   );
+  // The source line esbuild prints under the error (it printed a blank line when the plugin gave none).
+  assert.is(errors[0]!.location?.lineText, source);
+  const [printed] = await formatMessages(errors, { kind: 'error', color: false });
+  assert.match(printed!, `${line} │ ${source}\n`);
+  assert.match(printed!, `╵ ${' '.repeat(column - 1)}^\n`);
 });
 
 test('vite (through vitest): the module is refused and the error points at its line and column', async () => {
@@ -78,7 +84,6 @@ test('vite (through vitest): the module is refused and the error points at its l
   const frame = ran.output.split('\n');
   const at = frame.findIndex((text) => text.startsWith(`${line}  |`));
   assert.ok(at > 0, ran.output);
-  const source = "  @Get('/:id') get(@Param('name') name: string) {";
   const offset = frame[at]!.indexOf(source);
   assert.is(frame[at + 1]!.indexOf('^') - offset, column - 1, ran.output);
 });

@@ -1,7 +1,7 @@
-// A user's project, end to end, exactly as the README's "Setup for a consumer" says: both packages
-// packed from a copy of this working tree (what a fresh clone holds: no dist/), a new project
-// created beside it with the README's commands and files, the tarballs installed with npm, built
-// with tspc, tested, started and asked over HTTP on 127.0.0.1. Then what the README promises on
+// A user's project, end to end, exactly as the Getting started page (docs/guide/getting-started.md)
+// says: both packages packed from a copy of this working tree (what a fresh clone holds: no dist/),
+// a new project created beside it with the page's commands and files, the tarballs installed with
+// npm, built with tspc, tested, started and asked over HTTP on 127.0.0.1. Then what the page promises on
 // the way: the editor plugin loads in the project's own tsserver, @kiln/rate-limit's types resolve
 // against the installed @kiln/core with skipLibCheck off, and stack traces from the installed
 // packages point at .ts lines that exist.
@@ -19,13 +19,13 @@ import { startApp, type StartedApp } from './support/started-app.js';
 import { tsserverDiagnostics } from './support/tsserver-diagnostics.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const blocks = readmeBlocks(join(root, 'README.md'));
+const blocks = readmeBlocks(join(root, 'docs', 'guide', 'getting-started.md'));
 const workDir = mkdtempSync(join(tmpdir(), 'kiln-consumer-e2e-'));
 const clone = join(workDir, 'kiln');
 const project = join(workDir, 'my-api');
 let app: StartedApp | undefined;
 
-// Written beside the README's files (not part of them): two stack traces from the installed
+// Written beside the page's files (not part of them): two stack traces from the installed
 // packages, and a type check that fails the build if @kiln/rate-limit's types lost @kiln/core's.
 const probe = `import { createServer, type KilnRequest, type MiddlewareFunction } from '@kiln/core';
 import { rateLimit, type RateLimitOptions } from '@kiln/rate-limit';
@@ -44,12 +44,12 @@ for (const fail of [() => createServer({ controllers: [NotAController] }), () =>
 }
 `;
 
-/** A shell block of the README without the lines the test does itself; asserts they are there. */
+/** A shell block of the page without the lines the test does itself; asserts they are there. */
 function withoutLines(block: string, lines: readonly string[]): string {
   const kept = block.split('\n');
   for (const line of lines) {
     const at = kept.findIndex((text) => text.replace(/\s+#.*$/, '').trim() === line);
-    assert.ok(at >= 0, `the README block lacks the line '${line}':\n${block}`);
+    assert.ok(at >= 0, `the page's block lacks the line '${line}':\n${block}`);
     kept.splice(at, 1);
   }
   return kept.join('\n');
@@ -68,7 +68,7 @@ function filesUnder(dir: string, suffix: string): string[] {
     .map((file) => join(dir, file));
 }
 
-test('README step 1: npm pack, in a copy of the working tree without dist/, builds both packages and ships dist/, sources, no tests', async () => {
+test('Getting started step 1: npm pack, in a copy of the working tree without dist/, builds both packages and ships dist/, sources, no tests', async () => {
   // A fresh clone: the tracked and new files of this working tree, nothing built.
   const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8' })
     .split('\0')
@@ -111,7 +111,7 @@ test('README step 1: npm pack, in a copy of the working tree without dist/, buil
   }
 });
 
-test('README steps 2–6: npm init, the install commands, package.json, tsconfig.json and the files; npm run build and npm test pass', async () => {
+test('Getting started steps 2–6: npm init, the install commands, package.json, tsconfig.json and the files; npm run build and npm test pass', async () => {
   const create = await runScript(readmeBlock(blocks, 'create'), workDir);
   assert.is(create.exitCode, 0, create.output);
 
@@ -134,7 +134,7 @@ test('README steps 2–6: npm init, the install commands, package.json, tsconfig
   assert.match(run.output, /# fail 0\n/);
 });
 
-test('npm start serves the README app on 127.0.0.1: typed param, typia-validated body (400 naming the path), rate limit (429 after 3)', async () => {
+test('npm start serves the Getting started app on 127.0.0.1: typed param, typia-validated body (400 naming the path), rate limit (429 after 3)', async () => {
   app = await startApp(project);
   const get = await fetch(`${app.origin}/notes/42`);
   assert.is(get.status, 200);
@@ -179,7 +179,7 @@ test("the project's own tsserver loads @kiln/core/transformer/editor: no TS1206,
 });
 
 test("@kiln/rate-limit's types resolve against the installed @kiln/core with skipLibCheck off", () => {
-  // The README's tsconfig.json extends nothing: skipLibCheck is off unless it says otherwise.
+  // The page's tsconfig.json extends nothing: skipLibCheck is off unless it says otherwise.
   assert.not.match(readmeBlock(blocks, 'tsconfig.json'), /skipLibCheck|extends/);
   // The build above compiled test/probe.ts, whose type equalities fail if KilnRequest came back as any.
   assert.ok(existsSync(join(project, 'dist', 'test', 'probe.js')));
@@ -210,6 +210,12 @@ test('every source map in the installed packages names sources that are shipped'
       assert.ok(existsSync(resolve(dirname(map), sourceRoot, source)), `${map} names ${source}, which is not shipped`);
     }
   }
+});
+
+test("the README's complete example is the Getting started app, block for block", () => {
+  const readme = readmeBlocks(join(root, 'README.md'));
+  assert.equal([...readme.keys()], ['src/app.ts', 'src/main.ts', 'test/app.test.ts']);
+  for (const [name, block] of readme) assert.fixture(block, readmeBlock(blocks, name), `README block ${name}`);
 });
 
 test.after(async () => {

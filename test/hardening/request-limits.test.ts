@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, Get, Post, compiledBinder, type KilnRequest } from '@kiln/core';
+import { Controller, Get, Post, compiledBinder, createServer, type KilnRequest } from '@kiln/core';
 import { start, request, type Started } from '../support/server.js';
 import { raw, lastJsonBody } from '../support/raw.js';
 
@@ -9,6 +11,24 @@ import { raw, lastJsonBody } from '../support/raw.js';
 // and a client that stops reading what it asked for.
 
 let cancelled = 0;
+
+/**
+ * A body larger than what the kernel's socket buffers can hold for a client that reads nothing
+ * (its receive buffer and the server's send buffer, both autotuned up to these maxima): only then
+ * is the rest of the answer held by the server, which is what sendTimeout must release.
+ */
+function stallingSize(): number {
+  const maximum = (file: string) => {
+    try {
+      return Number(readFileSync(file, 'utf8').trim().split(/\s+/).pop());
+    } catch {
+      return 0;
+    }
+  };
+  const buffered = maximum('/proc/sys/net/ipv4/tcp_rmem') + maximum('/proc/sys/net/ipv4/tcp_wmem');
+  return Math.max(20, Math.ceil(buffered / 2 ** 20) + 8) * 2 ** 20;
+}
+const bigSize = stallingSize();
 
 /** Reads `req.body` in one of the ways a handler can, and answers the byte count. */
 async function readStream(req: KilnRequest, how: string): Promise<number> {
@@ -39,6 +59,13 @@ class LimitsController {
   @compiledBinder((req: KilnRequest) => [req, req.query.how])
   async stream(req: KilnRequest, how: string) {
     return { size: await readStream(req, how) };
+  }
+  // Bodies a client that reads nothing stalls (see stallingSize).
+  @Get('/bigjson') bigJson() {
+    return { items: Array.from({ length: bigSize / 2 ** 20 }, () => 'j'.repeat(2 ** 20)) };
+  }
+  @Get('/bigbytes') bigBytes() {
+    return new Response(new Uint8Array(bigSize).fill(98), { headers: { 'content-type': 'application/octet-stream' } });
   }
   @Get('/endless') endless() {
     const chunk = new Uint8Array(64 * 1024).fill(120);
@@ -194,6 +221,94 @@ Limits('a client that stops reading a streamed response is cut off after sendTim
   socket.destroy();
   assert.is(cancelled, 1, 'the body stream was cancelled');
   await stillServes();
+});
+
+/** Connects, sends `payload`, reads the head of the answer, then reads nothing more. */
+async function stalledClient(port: number, payload: string): Promise<net.Socket> {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.write(payload);
+  // The head is out once the first bytes arrive: the answer has started, and so has its deadline.
+  await new Promise((resolve) => socket.once('data', resolve));
+  socket.pause();
+  return socket;
+}
+
+/** Resumes a stalled client and counts what it still gets; true in `closed` when the server had cut it. */
+async function drainStalled(socket: net.Socket): Promise<{ closed: boolean; bytes: number }> {
+  let bytes = 0;
+  const closed = new Promise<boolean>((resolve) => {
+    socket.on('close', () => resolve(true));
+    setTimeout(() => resolve(false), 10_000);
+  });
+  socket.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+  });
+  socket.resume();
+  const result = { closed: await closed, bytes };
+  socket.destroy();
+  return result;
+}
+
+Limits('a client that never reads a large answer of known length (JSON or bytes) is cut off after sendTimeout', async () => {
+  for (const path of ['/limits/bigjson', '/limits/bigbytes']) {
+    const socket = await stalledClient(port, `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const { closed, bytes } = await drainStalled(socket);
+    assert.ok(closed, `${path}: the server cut the connection`);
+    assert.ok(bytes < bigSize, `${path}: the answer was not delivered (${bytes} bytes after the stall)`);
+  }
+  await stillServes();
+});
+
+Limits(
+  'app.handler in your own server: a stalled answer, and the one pipelined behind it, are dropped when sendTimeout passes',
+  async () => {
+    const app = createServer({ controllers: [LimitsController], sendTimeout: 200, onError: (e) => reported.push(e) });
+    // Node emits 'finish' even for an answer whose socket was destroyed: what tells is the socket.
+    const outcomes: { path: string; socketDestroyed: boolean }[] = [];
+    let done!: () => void;
+    const bothClosed = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const own = http.createServer((incoming, response) => {
+      const socket = incoming.socket;
+      response.on('close', () => {
+        outcomes.push({ path: incoming.url!, socketDestroyed: socket.destroyed });
+        if (outcomes.length === 2) done();
+      });
+      app.handler(incoming, response);
+    });
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+    const ownPort = (own.address() as net.AddressInfo).port;
+    const socket = await stalledClient(
+      ownPort,
+      'GET /limits/bigjson HTTP/1.1\r\nHost: x\r\n\r\nGET /limits/bigbytes HTTP/1.1\r\nHost: x\r\n\r\n',
+    );
+    // A guard against "never", not a time limit: a loaded machine may be late by seconds.
+    const guard = setTimeout(done, 15_000);
+    await bothClosed;
+    clearTimeout(guard);
+    socket.destroy();
+    own.closeAllConnections();
+    own.close();
+    assert.equal(
+      outcomes.sort((a, b) => a.path.localeCompare(b.path)),
+      [
+        { path: '/limits/bigbytes', socketDestroyed: true },
+        { path: '/limits/bigjson', socketDestroyed: true },
+      ],
+    );
+    await app.close();
+  },
+);
+
+Limits('a client that reads its large answer gets all of it', async () => {
+  const big = await fetch(`${server.base}/limits/bigbytes`);
+  assert.is((await big.arrayBuffer()).byteLength, bigSize);
+  const json = await fetch(`${server.base}/limits/bigjson`);
+  assert.is(((await json.json()) as { items: string[] }).items.length, bigSize / 2 ** 20);
 });
 
 Limits.run();

@@ -69,10 +69,10 @@ Example('the document describes every route of the example, and the server serve
   assert.equal(served, written, 'the example has no middleware that describes itself');
 });
 
-Example('the README shows the generated document of GET /books/{id}/availability verbatim', () => {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const shown = /<!-- openapi-example:start -->\s*```json\n([\s\S]*?)\n```\s*<!-- openapi-example:end -->/.exec(readme);
-  assert.ok(shown, 'the README has the openapi-example block');
+Example('the OpenAPI page shows the generated document of GET /books/{id}/availability verbatim', () => {
+  const page = readFileSync(join(root, 'docs', 'guide', 'openapi.md'), 'utf8');
+  const shown = /<!-- openapi-example:start -->\s*```json\n([\s\S]*?)\n```\s*<!-- openapi-example:end -->/.exec(page);
+  assert.ok(shown, 'docs/guide/openapi.md has the openapi-example block');
   assert.equal(JSON.parse(shown![1]!), { '/books/{id}/availability': written.paths['/books/{id}/availability'] });
 });
 

@@ -274,12 +274,11 @@ Cors('a RegExp origin with the g or y flag grants the same origin on every reque
   }),
 );
 
-/** The README's timing example: a middleware that awaits next() and hands back the same Response. */
+/** The README's timing example, with a fixed figure so that both transports answer alike. */
 const timing: MiddlewareLike = async (req, next) => {
   req.setResponseHeader('set-cookie', 'seen=1');
-  const started = performance.now();
   const response = await next();
-  response.headers.set('x-response-time', `${Math.round(performance.now() - started)}ms`);
+  response.headers.set('x-response-time', '1ms');
   return response;
 };
 
@@ -289,7 +288,7 @@ Cors('with a middleware that returns await next(), Vary is merged (no "Origin, O
     assert.is(plain.status, 200);
     assert.is(plain.headers.get('vary'), 'Origin');
     assert.equal(plain.headers.getSetCookie(), ['seen=1']);
-    assert.ok(plain.headers.get('x-response-time')?.endsWith('ms'));
+    assert.is(plain.headers.get('x-response-time'), '1ms');
     const own = await send('/api/varies', { headers: { origin: appOrigin } });
     assert.is(own.headers.get('vary'), 'Accept-Encoding, Origin');
     assert.equal(own.headers.getSetCookie(), ['seen=1']);

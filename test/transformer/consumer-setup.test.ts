@@ -1,4 +1,4 @@
-// The setup the README gives a consumer, verbatim: `@kiln/core/transformer` resolved through
+// The setup the docs (Getting started) give a consumer, verbatim: `@kiln/core/transformer` resolved through
 // the package's exports map by ts-patch, built with tspc, served.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

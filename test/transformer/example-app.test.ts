@@ -97,10 +97,11 @@ test('custom @Ip() decorator', async () => {
   assert.match((await request(base, '/whoami', { headers: { 'user-agent': 'kiln-test' } })).json().ip, /^(::ffff:)?127\.0\.0\.1$/);
 });
 
-test('the README shows the binders the build really wrote', () => {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const start = readme.indexOf('### What the transformer writes');
-  const docs = readme.slice(start, readme.indexOf('\n### ', start + 1));
+test('the docs (Controllers and parameters) show the binders the build really wrote', () => {
+  const page = readFileSync(join(root, 'docs', 'guide', 'controllers.md'), 'utf8');
+  const start = page.indexOf('## What the transformer writes');
+  assert.ok(start >= 0, 'docs/guide/controllers.md has the section');
+  const docs = page.slice(start, page.indexOf('\n## ', start + 1));
   const emitted = readFileSync(join(root, 'examples', 'dist', 'books', 'books-controller.js'), 'utf8');
   const blocks = [...docs.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!);
   assert.is(blocks.length, 2);

@@ -1,4 +1,4 @@
-// The editor plugin inside a real tsserver process, configured exactly as the README says
+// The editor plugin inside a real tsserver process, configured exactly as the docs (Getting started) say
 // (`{ "name": "@kiln/core/transformer/editor" }` in a consumer's tsconfig.json), asked for diagnostics
 // over tsserver's own protocol as an editor asks.
 import { test } from 'uvu';

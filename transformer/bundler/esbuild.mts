@@ -9,10 +9,38 @@
  * import kiln from '@kiln/core/esbuild';
  * await build({ entryPoints: ['src/main.ts'], bundle: true, platform: 'node', format: 'esm', outfile: 'dist/server.mjs', plugins: [kiln()] });
  * ```
+ *
+ * @module @kiln/core/esbuild
  */
+import type { OnLoadArgs, OnLoadOptions, OnLoadResult, PartialMessage, Plugin, PluginBuild } from 'esbuild';
 import { kilnUnplugin, type KilnPluginOptions } from './kiln-unplugin.mjs';
 
 export type { KilnPluginOptions };
+export type { KilnBuildOptions } from './kiln-build-service.cjs';
+export type { OpenApiOptions } from '../openapi/openapi-types.cjs';
+export type { TypedResponsesOption } from '../analyse/return-type.cjs';
 
-const kiln: (options?: KilnPluginOptions) => import('esbuild').Plugin = kilnUnplugin.esbuild;
+type OnLoadCallback = (args: OnLoadArgs) => OnLoadResult | null | undefined | Promise<OnLoadResult | null | undefined>;
+
+/** An error's source line, carried in `detail` by kiln-unplugin.mts, moved to where esbuild prints it. */
+function withLineText(message: PartialMessage): PartialMessage {
+  const lineText = (message.detail as { lineText?: unknown } | undefined)?.lineText;
+  if (typeof lineText !== 'string' || !message.location) return message;
+  return { ...message, detail: undefined, location: { ...message.location, lineText } };
+}
+
+/** The build object with `onLoad` results passed through `withLineText`; every other member as esbuild gave it. */
+function placingLineTexts(build: PluginBuild): PluginBuild {
+  const onLoad = (options: OnLoadOptions, callback: OnLoadCallback) =>
+    build.onLoad(options, async (args) => {
+      const result = await callback(args);
+      return result?.errors ? { ...result, errors: result.errors.map(withLineText) } : result;
+    });
+  return new Proxy(build, { get: (target, key, receiver) => (key === 'onLoad' ? onLoad : Reflect.get(target, key, receiver)) });
+}
+
+const kiln = (options?: KilnPluginOptions): Plugin => {
+  const plugin = kilnUnplugin.esbuild(options);
+  return { ...plugin, setup: (build) => plugin.setup(placingLineTexts(build)) };
+};
 export default kiln;

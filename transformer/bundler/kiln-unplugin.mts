@@ -38,8 +38,12 @@ export const kilnPluginFactory: UnpluginFactory<KilnPluginOptions | undefined> =
           loc: inFile(error) ? { file: fileName, line: error.line!, column: error.column! } : undefined,
         });
         if (meta.framework === 'esbuild') {
-          // esbuild lists every error with its place.
-          for (const error of result.errors) this.error(reported(error));
+          // esbuild lists every error with its place, and prints the source line under it: unplugin passes
+          // no line text on, so it travels in `meta` (esbuild's `detail`) and esbuild.mts puts it in place.
+          const lines = code.split('\n');
+          for (const error of result.errors) {
+            this.error({ ...reported(error), meta: inFile(error) ? { lineText: lines[error.line! - 1] ?? '' } : undefined });
+          }
           return { code };
         }
         // Rollup and Vite stop at the first error: it carries the place, and the message lists them all.

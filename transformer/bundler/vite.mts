@@ -8,12 +8,17 @@
  * // vitest.config.ts
  * import { defineConfig } from 'vitest/config';
  * import kiln from '@kiln/core/vite';
- * export default defineConfig({ plugins: [kiln()] });
+ * export default defineConfig({ plugins: [kiln()], test: { include: ['test/*.spec.ts'] } });
  * ```
+ *
+ * @module @kiln/core/vite
  */
 import { kilnUnplugin, type KilnPluginOptions } from './kiln-unplugin.mjs';
 
 export type { KilnPluginOptions };
+export type { KilnBuildOptions } from './kiln-build-service.cjs';
+export type { OpenApiOptions } from '../openapi/openapi-types.cjs';
+export type { TypedResponsesOption } from '../analyse/return-type.cjs';
 
 const kiln: (options?: KilnPluginOptions) => import('vite').Plugin = kilnUnplugin.vite as never;
 export default kiln;

@@ -1,5 +1,5 @@
 // Every build-time diagnostic @kiln/core/transformer reports, in one registry. A test checks that each
-// code here is documented in the README (Diagnostics).
+// code here is documented in docs/reference/diagnostics.md.
 
 export interface DiagnosticCode {
   readonly code: number;

@@ -37,7 +37,7 @@ export function emitSerializers(file: FileResponses, factory: ResponsesModel['fa
     }
     serializers.set(nameEnd, name);
   }
-  const lines = ['// ---- typed responses: typia JSON serialisers (README: Typed responses) ----'];
+  const lines = ['// ---- typed responses: typia JSON serialisers (docs: guide/typed-responses.md) ----'];
   if (!typiaDeclared) lines.push(`declare const ${typiaNamespace}: typeof import('typia').default;`);
   for (const [type, name] of names) {
     // A list is copied to its declared properties, then written by JSON.stringify (see SerializationForm);

@@ -23,7 +23,7 @@ export interface KilnTransformerConfig {
    */
   readonly disable?: readonly string[];
   /**
-   * Typed responses (README: Typed responses): `true` (the default when typia's transformer is in
+   * Typed responses (docs: guide/typed-responses.md): `true` (the default when typia's transformer is in
    * `plugins`) sends each route's value through a typia serialiser written for its return type;
    * `'assert'` also checks the value against the type first (a 500 when it does not match: for
    * development); `false` keeps `JSON.stringify` for every route.

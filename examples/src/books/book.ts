@@ -13,7 +13,7 @@ export interface Book {
 
 /**
  * What `POST /books` accepts. With strictValidation, typia checks it before the handler runs
- * (README: Typed request bodies): JSON has no dates, so `published` is an ISO date string.
+ * (docs: guide/typed-bodies.md): JSON has no dates, so `published` is an ISO date string.
  */
 export type NewBook = Omit<Book, 'id' | 'title' | 'published' | 'price'> & {
   title: string & tags.MinLength<1>;

@@ -1,3 +1,9 @@
+/**
+ * `@kiln/rate-limit`: a sliding-window rate limiter as a Kiln middleware, with a memory store and
+ * a Redis store.
+ *
+ * @module @kiln/rate-limit
+ */
 export { rateLimit } from './rate-limit.js';
 export { RateLimitError, rateLimitErrorCodes, type RateLimitErrorCode } from './rate-limit-error.js';
 export type { RateLimitOptions } from './rate-limit-options.js';

@@ -1,4 +1,4 @@
-// `npm start` of the consumer project, on an ephemeral port of 127.0.0.1 (the README's main.ts
+// `npm start` of the consumer project, on an ephemeral port of 127.0.0.1 (the Getting started page's main.ts
 // reads PORT and HOST). A bash keeper runs it as a job of its own process group and ends that
 // group (npm, sh, node) when its stdin closes: when stop() closes it, and when this test process
 // dies before that, even killed by the runner's timeout.
