@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- part ...] [--rounds N] [--seconds S] [--warmup S] [--servers REGEX] [--scenarios a,b,c,d] [--quick] [--no-build]`
+// `npm run bench [-- part ...] [--rounds N] [--seconds S] [--warmup S] [--servers REGEX] [--scenarios a,b,c,d] [--runtimes Bun,Deno] [--quick] [--no-build]`
 // Installs bench/'s own dependencies if missing, builds Kiln (and @kiln/rate-limit) and the
 // benchmark apps, runs the chosen parts (default: all), keeps each part's raw results in
 // bench/results/raw/ and rewrites bench/results/latest.md and latest.svg from them.
@@ -24,6 +24,8 @@ const { values: options, positionals } = parseArgs({
     warmup: { type: 'string', default: '2' },
     servers: { type: 'string' },
     scenarios: { type: 'string' },
+    // The runtimes part only: which runtimes to measure ('Node 20,Node 26,Bun,Deno,workerd'); the others keep their last results.
+    runtimes: { type: 'string' },
     quick: { type: 'boolean', default: false },
     // Skips `npm run build` (Kiln and its packages as last built); bench/'s own TypeScript is still compiled.
     'no-build': { type: 'boolean', default: false },
@@ -64,6 +66,14 @@ if (!reportOnly) {
 
 const { commit, loadAverage, machine } = await import('./report/machine.mjs');
 await mkdir(rawDir, { recursive: true });
+
+async function readRawEarly(name) {
+  try {
+    return JSON.parse(await readFile(`${rawDir}/${name}.json`, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
 
 async function timed(name, run) {
   const before = loadAverage();
@@ -117,6 +127,8 @@ for (const part of parts) {
         seconds: quick ? 2 : Number(options.seconds),
         warmupSeconds: quick ? 1 : Number(options.warmup),
         coldStartRuns: quick ? 3 : 7,
+        only: options.runtimes?.split(','),
+        previous: await readRawEarly('runtimes'),
       }),
     );
   } else if (part === 'build') {

@@ -106,10 +106,10 @@ async function startProcess(command, args, port, probe) {
 }
 
 /** One process per server and scenario, as bench/http's "fresh" (b) process. */
-async function throughput({ rounds, seconds, warmupSeconds, log }) {
+async function throughput({ rounds, seconds, warmupSeconds, log, only }) {
   const chosen = scenarios.filter((scenario) => scenario.id === 'b' || scenario.id === 'm');
   const measurements = [];
-  for (const group of runtimeGroups()) {
+  for (const group of runtimeGroups().filter((candidate) => only === undefined || only.includes(candidate.runtime))) {
     log(`runtimes: ${group.runtime}: ${group.servers.map((server) => server.name).join(', ')}`);
     const running = [];
     try {
@@ -187,7 +187,7 @@ async function coldStart(command, args, runs, { workerd = false } = {}) {
   return times.sort((a, b) => a - b)[times.length >> 1];
 }
 
-async function coldStarts(runs, log) {
+async function coldStarts(runs, log, only) {
   // The example's bundles, as `npm run bundle` in examples/ writes them (server.mjs, worker.mjs).
   await promisify(execFile)(process.execPath, [join(examples, 'bundle.mjs'), 'dist-bench-bundle'], { cwd: examples });
   writeFileSync(
@@ -207,7 +207,9 @@ const config :Workerd.Config = (
     { runtime: 'workerd', command: runtimeBinary('workerd'), args: ['serve', 'workerd.capnp'], workerd: true },
   ];
   const results = [];
-  for (const { runtime, command, args, workerd } of runtimes) {
+  for (const { runtime, command, args, workerd } of runtimes.filter(
+    (candidate) => only === undefined || only.includes(candidate.runtime),
+  )) {
     const milliseconds = await coldStart(command, args, runs, { workerd });
     log(`  cold start, ${runtime}: ${milliseconds.toFixed(0)} ms`);
     results.push({ runtime, milliseconds });
@@ -215,10 +217,26 @@ const config :Workerd.Config = (
   return results;
 }
 
-export async function runRuntimes({ rounds = 3, seconds = 5, warmupSeconds = 2, coldStartRuns = 7, log = console.log } = {}) {
+/**
+ * `only`: the runtimes to measure (by name); the others' figures are kept from `previous` (the
+ * last raw results), marked with the time and load of the run that measured them.
+ */
+export async function runRuntimes({
+  rounds = 3,
+  seconds = 5,
+  warmupSeconds = 2,
+  coldStartRuns = 7,
+  log = console.log,
+  only,
+  previous,
+} = {}) {
   const loadGenerator = await loadGeneratorName();
-  const measurements = await throughput({ rounds, seconds, warmupSeconds, log });
-  const coldStart = await coldStarts(coldStartRuns, log);
+  const measurements = await throughput({ rounds, seconds, warmupSeconds, log, only });
+  const coldStart = await coldStarts(coldStartRuns, log, only);
+  const kept = (list) => (only === undefined || previous === undefined ? [] : list.filter((entry) => !only.includes(entry.runtime)));
+  const earlier = previous === undefined ? undefined : { at: previous.load?.at, load: previous.load, commit: previous.commit };
+  for (const entry of kept(previous?.measurements ?? [])) measurements.push({ ...entry, earlier });
+  coldStart.push(...kept(previous?.coldStart ?? []).map((entry) => ({ ...entry, earlier })));
   const versions = {};
   for (const name of ['node26', 'bun', 'deno', 'workerd']) {
     const flag = name === 'workerd' ? ['--version'] : ['--version'];
