@@ -121,6 +121,7 @@ for (const part of parts) {
     );
   } else if (part === 'runtimes') {
     const { runRuntimes } = await import('./runtimes/runtimes.bench.mjs');
+    const previous = await readRawEarly('runtimes');
     await timed('runtimes', () =>
       runRuntimes({
         rounds: quick ? 1 : Number(options.rounds),
@@ -128,7 +129,7 @@ for (const part of parts) {
         warmupSeconds: quick ? 1 : Number(options.warmup),
         coldStartRuns: quick ? 3 : 7,
         only: options.runtimes?.split(','),
-        previous: await readRawEarly('runtimes'),
+        previous,
       }),
     );
   } else if (part === 'build') {
