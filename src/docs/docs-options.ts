@@ -5,14 +5,14 @@
  * ```ts
  * createServer({
  *   controllers,
- *   docs: { document: new URL('../openapi.json', import.meta.url), openapi: '/openapi.json', ui: '/docs' },
+ *   docs: { document: 'openapi.json', openapi: '/openapi.json', ui: '/docs' },
  * });
  * ```
  */
 export interface DocsOptions {
   /**
-   * The OpenAPI document written by the build (the transformer's `openapi.output`): a path or
-   * `file:` URL to read at start-up, or the parsed document itself.
+   * The OpenAPI document written by the build (the transformer's `openapi.output`): a path
+   * (relative to the working directory) or `file:` URL to read at start-up, or the parsed document itself.
    */
   document: string | URL | object;
   /** Where the document is served as JSON. Default `'/openapi.json'`; `false` serves only the page. */

@@ -12,7 +12,27 @@ export interface DocsAsset {
   readonly contentType: string;
   readonly body: Uint8Array | string;
   readonly cacheControl: string;
+  /** The page's Content-Security-Policy; its scripts and styles have none of their own. */
+  readonly contentSecurityPolicy?: string;
 }
+
+/**
+ * What the docs page may load: its own scripts and styles from this server (no inline script —
+ * the start-up script is a file of its own), the images Swagger UI's CSS embeds as data: URLs, and
+ * requests to this server only (the document, and "Try it out" against the same origin). No
+ * frames, plugins, forms or embedding in other sites.
+ */
+export const docsPagePolicy = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -70,7 +90,7 @@ export function docsPageAssets(uiPath: string, documentUrl: string | undefined, 
 </html>
 `;
   return [
-    { path: uiPath, contentType: 'text/html; charset=utf-8', body: html, cacheControl: 'no-cache' },
+    { path: uiPath, contentType: 'text/html; charset=utf-8', body: html, cacheControl: 'no-cache', contentSecurityPolicy: docsPagePolicy },
     {
       path: `${base}/swagger-ui.css`,
       contentType: 'text/css; charset=utf-8',

@@ -4,7 +4,7 @@
 import type { CompiledRoute, RouteTable } from '../app/route-table.js';
 import { KilnError } from '../kiln-error.js';
 import { joinRoutePath } from '../router/route-path.js';
-import { docsPageAssets } from './docs-page.js';
+import { docsPageAssets, type DocsAsset } from './docs-page.js';
 import type { DocsOptions } from './docs-options.js';
 import { readDocument, servedDocument } from './served-document.js';
 
@@ -29,7 +29,7 @@ export function withDocsRoutes(table: RouteTable, docs: DocsOptions): RouteTable
   const document = servedDocument(readDocument(docs.document), table.routes);
   const text = JSON.stringify(document);
 
-  const answers: { path: string; contentType: string; body: Uint8Array | string; cacheControl: string }[] = [];
+  const answers: DocsAsset[] = [];
   if (openapiPath !== undefined)
     answers.push({ path: openapiPath, contentType: 'application/json; charset=utf-8', body: text, cacheControl: 'no-cache' });
   if (uiPath !== undefined) {
@@ -41,7 +41,13 @@ export function withDocsRoutes(table: RouteTable, docs: DocsOptions): RouteTable
   const routes = answers.map((answer): CompiledRoute => {
     if (taken.has(answer.path))
       throw new KilnError('KILN034', `docs: GET ${answer.path} is already a route of the app; choose other docs.openapi / docs.ui paths`);
-    const headers = { 'content-type': answer.contentType, 'cache-control': answer.cacheControl };
+    // nosniff: a browser takes each file as the type it is sent with, never as a script or page it guesses.
+    const headers: Record<string, string> = {
+      'content-type': answer.contentType,
+      'cache-control': answer.cacheControl,
+      'x-content-type-options': 'nosniff',
+    };
+    if (answer.contentSecurityPolicy !== undefined) headers['content-security-policy'] = answer.contentSecurityPolicy;
     const handler = answer.path === openapiPath ? 'document' : answer.path === uiPath ? 'page' : 'asset';
     return Object.freeze({
       info: Object.freeze({ method: 'GET', path: answer.path, controller: KilnDocs, handler }),

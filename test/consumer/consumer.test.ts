@@ -1,10 +1,12 @@
 // A user's project, end to end, exactly as the Getting started page (docs/guide/getting-started.md)
 // says: both packages packed from a copy of this working tree (what a fresh clone holds: no dist/),
 // a new project created beside it with the page's commands and files, the tarballs installed with
-// npm, built with tspc, tested, started and asked over HTTP on 127.0.0.1. Then what the page promises on
-// the way: the editor plugin loads in the project's own tsserver, @kiln/rate-limit's types resolve
-// against the installed @kiln/core with skipLibCheck off, and stack traces from the installed
-// packages point at .ts lines that exist.
+// npm, built with tspc, tested, started and asked over HTTP on 127.0.0.1, the docs page included.
+// Then the page's next sections: vitest with its config beside node:test, the esbuild bundle run
+// from an empty folder with the docs page on, the esbuild watch-and-restart script. And what the
+// page promises on the way: the editor plugin loads in the project's own tsserver,
+// @kiln/rate-limit's types resolve against the installed @kiln/core with skipLibCheck off, and
+// stack traces from the installed packages point at .ts lines that exist.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
@@ -161,8 +163,79 @@ test('npm start serves the Getting started app on 127.0.0.1: typed param, typia-
   assert.is(limited.status, 429);
   assert.equal(await limited.json(), { error: 'Too Many Requests', message: 'Rate limit exceeded. Try again in 60 seconds.' });
   assert.is(limited.headers.get('retry-after'), '60');
+
+  // docs.document as the page gives it ('openapi.json', from the working directory) under npm start (dist/src/main.js).
+  const document = await fetch(`${app.origin}/openapi.json`);
+  assert.is(document.status, 200);
+  assert.equal(Object.keys(((await document.json()) as { paths: object }).paths).sort(), ['/notes', '/notes/{id}']);
+  const page = await fetch(`${app.origin}/docs`);
+  assert.is(page.status, 200);
+  assert.match(page.headers.get('content-type')!, /^text\/html/);
   await app.stop();
   app = undefined;
+});
+
+test("Getting started, Test with vitest: the page's vitest.config.ts runs test/notes.spec.ts beside the node:test files", async () => {
+  const install = await runScript(readmeBlock(blocks, 'vitest-install'), project);
+  assert.is(install.exitCode, 0, install.output);
+  for (const file of ['vitest.config.ts', 'test/notes.spec.ts']) writeFileSync(join(project, file), readmeBlock(blocks, file));
+  // test/app.test.ts and dist/test/app.test.js (node:test) are there: the config's test.include leaves them out.
+  assert.ok(existsSync(join(project, 'dist', 'test', 'app.test.js')));
+  const run = await runScript(readmeBlock(blocks, 'vitest-run'), project);
+  assert.is(run.exitCode, 0, run.output);
+  assert.match(run.output, /Test Files\s+1 passed \(1\)/);
+  assert.match(run.output, /Tests\s+2 passed \(2\)/);
+});
+
+test('Getting started, Bundle for deployment: the bundle, copied to an empty folder, serves the app, its OpenAPI document and the docs page', async () => {
+  const install = await runScript(readmeBlock(blocks, 'esbuild-install'), project);
+  assert.is(install.exitCode, 0, install.output);
+  writeFileSync(join(project, 'build.mjs'), readmeBlock(blocks, 'build.mjs'));
+  const start = 'node --enable-source-maps server.mjs';
+  const bundle = await runScript(withoutLines(readmeBlock(blocks, 'bundle-run'), [start]), project);
+  assert.is(bundle.exitCode, 0, bundle.output);
+  const deploy = join(workDir, 'deploy');
+  assert.equal(readdirSync(deploy).sort(), ['node_modules', 'openapi.json', 'server.mjs', 'server.mjs.map']);
+  assert.equal(readdirSync(join(deploy, 'node_modules')), ['swagger-ui-dist']);
+  for (let dir = dirname(deploy); dir !== dirname(dir); dir = dirname(dir)) assert.not.ok(existsSync(join(dir, 'node_modules')), dir);
+
+  const server = await startApp(deploy, start);
+  try {
+    const note = await fetch(`${server.origin}/notes/42`);
+    assert.is(note.status, 200);
+    assert.equal(await note.json(), { id: 42 });
+    assert.is((await fetch(`${server.origin}/openapi.json`)).status, 200);
+    const page = await fetch(`${server.origin}/docs`);
+    assert.is(page.status, 200);
+    assert.match(await page.text(), '/docs/swagger-ui-bundle.js');
+    const script = await fetch(`${server.origin}/docs/swagger-ui-bundle.js`);
+    assert.is(script.status, 200);
+    assert.ok((await script.arrayBuffer()).byteLength > 100_000);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('Getting started, Rebuild and restart: node watch.mjs rebuilds and restarts the server when src/app.ts changes', async () => {
+  writeFileSync(join(project, 'watch.mjs'), readmeBlock(blocks, 'watch.mjs'));
+  const command = readmeBlock(blocks, 'watch-run')
+    .replace(/\s+#.*$/gm, '')
+    .trim();
+  assert.is(command, 'node watch.mjs');
+  const appFile = join(project, 'src', 'app.ts');
+  const source = readFileSync(appFile, 'utf8');
+  const watcher = await startApp(project, command);
+  try {
+    assert.equal(await (await fetch(`${watcher.origin}/notes/42`)).json(), { id: 42 });
+    const edited = source.replace('return { id };', 'return { id, edited: true };');
+    assert.is.not(edited, source);
+    writeFileSync(appFile, edited);
+    const restarted = await watcher.listening(2);
+    assert.equal(await (await fetch(`${restarted}/notes/42`)).json(), { id: 42, edited: true });
+  } finally {
+    writeFileSync(appFile, source);
+    await watcher.stop();
+  }
 });
 
 test("the project's own tsserver loads @kiln/core/transformer/editor: no TS1206, KILN101 reported", async () => {

@@ -131,6 +131,16 @@ test('onInit runs in dependency order and is awaited before listen() resolves; o
   assert.equal(lifecycle, ['init:UserRepository', 'init:UserService', 'close:UserService', 'close:UserRepository']);
 });
 
+test('app.fetch without listen(): the first request waits for onInit (UserRepository takes 20 ms), then is answered', async () => {
+  lifecycle.length = 0;
+  const app = createServer({ controllers: [UsersController], injections: values });
+  const reply = await app.fetch(new Request('http://localhost/users/3'));
+  assert.equal(lifecycle, ['init:UserRepository', 'init:UserService']);
+  assert.is(reply.status, 200);
+  assert.equal(await reply.json(), { greeting: 'Hello, user 3', region: 'eu-west' });
+  await app.close();
+});
+
 test('tokens nobody registered refuse createServer with one error listing every problem (KILN020)', () => {
   try {
     createServer({ controllers: [UsersController, SecureController], injections: [{ token: CONFIG, provide: { greeting: 'x' } }] });

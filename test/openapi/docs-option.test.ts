@@ -104,6 +104,34 @@ Docs('with openapi: false the page embeds the document', async () => {
   });
 });
 
+Docs('every docs file is sent with X-Content-Type-Options: nosniff; the page with a restrictive Content-Security-Policy', async () => {
+  await overBothTransports({ controllers: [NotesController], docs: { document, ui: '/api-docs' } }, async (send) => {
+    for (const path of [
+      '/openapi.json',
+      '/api-docs',
+      '/api-docs/swagger-ui.css',
+      '/api-docs/swagger-ui-bundle.js',
+      '/api-docs/kiln-docs.js',
+    ]) {
+      const reply = await send(path);
+      assert.is(reply.status, 200, path);
+      assert.is(reply.headers.get('x-content-type-options'), 'nosniff', path);
+      assert.is(reply.headers.get('content-security-policy'), path === '/api-docs' ? docsPolicy : null, path);
+    }
+    // the page itself has no inline script or style for the policy to refuse
+    const page = (await send('/api-docs')).text;
+    assert.not.match(page, /<script>|<style|style=/);
+    assert.equal(
+      [...page.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!.split('?')[0]),
+      ['/api-docs/swagger-ui-bundle.js', '/api-docs/kiln-docs.js'],
+    );
+  });
+});
+
+const docsPolicy =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; " +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 Docs('middlewares that describe themselves add their responses and headers to the routes they guard', async () => {
   const guard = describeMiddleware(
     (req) => {

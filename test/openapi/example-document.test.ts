@@ -153,6 +153,8 @@ Example('the docs page renders every operation of the example in headless Chromi
   const page = await renderDocsPage(`${base}/docs`, operations.length);
   assert.is(page.title, 'Bookshop — API reference');
   assert.equal(page.errors, [], 'no script error on the page');
+  assert.match(page.policy ?? '', "default-src 'none'; script-src 'self'", 'the page runs under its restrictive Content-Security-Policy');
+  assert.equal(page.violations, [], 'and that policy refused nothing Swagger UI needs');
   assert.equal(page.blocked, [], 'the page asked for nothing outside 127.0.0.1');
   assert.is(page.operations.length, operations.length);
   assert.equal(

@@ -8,6 +8,7 @@ import {
   HttpError,
   compiledBinder,
   createServer,
+  routeRequestParamDecorator,
   type KilnRequest,
   type MiddlewareFunction,
 } from '@kiln/core';
@@ -367,5 +368,25 @@ Middlewares('calling next() twice gives the same Response and runs the handler o
     assert.equal(reply.json(), { runs: 1 });
   });
 });
+
+// A property the application added to KilnRequest by declaration merging (`trace` above) is one
+// routeRequestParamDecorator accepts, typed as merged: a middleware sets it, the handler receives it.
+const Trace = routeRequestParamDecorator('trace');
+
+@Controller('/merged', trace('controller'))
+class MergedPropertyController {
+  @Get('/')
+  read(@Trace() seen?: string[]) {
+    return { seen: seen ?? null };
+  }
+}
+
+Middlewares('routeRequestParamDecorator takes a property added by declaration merging, with its merged type', () =>
+  overBothTransports({ controllers: [MergedPropertyController] }, async (send) => {
+    const reply = await send('/merged');
+    assert.is(reply.status, 200);
+    assert.equal(reply.json(), { seen: ['controller'] });
+  }),
+);
 
 Middlewares.run();

@@ -27,6 +27,10 @@ export interface RenderedPage {
   /** Requests the page tried to make outside 127.0.0.1 (aborted). */
   readonly blocked: readonly string[];
   readonly errors: readonly string[];
+  /** The Content-Security-Policy the page was served with, if any. */
+  readonly policy: string | undefined;
+  /** What that policy refused on the page (`directive blocked-URI`). */
+  readonly violations: readonly string[];
 }
 
 /** Loads `url` and waits until Swagger UI shows `expected` operations (its `.opblock` rows). */
@@ -44,7 +48,11 @@ export async function renderDocsPage(url: string, expected: number): Promise<Ren
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(url);
+    await page.addInitScript(
+      "window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));",
+    );
+    const response = await page.goto(url);
+    const policy = response?.headers()['content-security-policy'];
     // Run in the page (a string: this project is compiled without the DOM library).
     await page.waitForFunction(`document.querySelectorAll('.opblock').length >= ${expected}`, undefined, { timeout: 90_000 });
     const operations = await page.$$eval('.opblock', (blocks) =>
@@ -54,7 +62,8 @@ export async function renderDocsPage(url: string, expected: number): Promise<Ren
         summary: block.querySelector('.opblock-summary-description')?.textContent?.trim() ?? '',
       })),
     );
-    return { title: await page.title(), operations, blocked, errors };
+    const violations = (await page.evaluate('window.__violations')) as string[];
+    return { title: await page.title(), operations, blocked, errors, policy, violations };
   } finally {
     await browser.close();
   }
