@@ -35,6 +35,8 @@ export const guide: DefaultTheme.SidebarItem[] = [
       { text: 'OpenAPI', link: '/guide/openapi' },
       { text: 'Rate limiting', link: '/guide/rate-limiting' },
       { text: 'Compression', link: '/guide/compression' },
+      { text: 'Logging', link: '/guide/logging' },
+      { text: 'Guards and route metadata', link: '/guide/guards' },
     ],
   },
   {

@@ -64,7 +64,6 @@ function drained(res: ServerResponse, timeout: number): Promise<void> {
  */
 // hot path: the head and a kept or constructed string/bytes body are written synchronously; only a stream goes async
 export function writeWebResponse(req: NodeRequest, response: Response): void {
-  const res = req.response;
   let status: number;
   let headers: string[];
   let body: ReadableStream<unknown> | null;
