@@ -26,6 +26,10 @@ export const runtimeErrorCodes = {
   KILN042: 'a response status is not an integer from 200 to 599 (an HttpError-like object, a 1xx status): the request answered 500',
   KILN043: 'a returned Response has a body that is locked or already read: the request answered 500',
   KILN044: 'a thrown value could not be inspected (a Proxy whose traps throw): the request answered 500',
+  KILN046:
+    'a return value cannot be written as JSON (a bigint, a cycle, a getter or toJSON that throws): the request answered 500, and the error names the route',
+  KILN047:
+    "a return value does not fit the route's declared return type under `typedResponses: 'assert'`: the request answered 500, and the error names the path of the first mismatch",
   KILN070: 'the `trustProxy` setting is not a boolean, a hop count or a list of addresses/CIDR ranges',
   KILN030: 'the `docs` option of createServer is invalid (not an object, a path that does not start with `/`)',
   KILN031: '`docs.document` cannot be read, or is not an OpenAPI 3.1 document',

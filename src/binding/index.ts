@@ -5,7 +5,15 @@ export type { Binder } from '../decorators/binder.js';
 export { injectionPlan } from '../injection/decorators.js';
 export type { DependencyPlan } from '../injection/dependency.js';
 export { noParameters } from './no-parameters.js';
-export { compiledSerializer, copyThenStringify, type Serializer } from '../response/compiled-serializer.js';
+export {
+  compiledSerializer,
+  projectingSerializer,
+  assertingSerializer,
+  type Serializer,
+  type ShapeRow,
+  type ProjectorKit,
+  type Projector,
+} from '../response/compiled-serializer.js';
 export { BodyParseError } from '../request/body-parser.js';
 export { HttpError } from '../http-error.js';
 export type { KilnRequest } from '../request/kiln-request.js';

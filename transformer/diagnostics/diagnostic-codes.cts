@@ -70,6 +70,11 @@ export const diagnosticCodes = {
     code: 151,
     title: "the plugin option typedResponses is set, and compilerOptions.plugins does not list typia's transformer",
   },
+  unfilterableResponsePart: {
+    code: 152,
+    title:
+      "warning: a part of a route's return type cannot be filtered (any, unknown, object, {}, an index signature, a class with toJSON, never, a type parameter): it is sent as it is",
+  },
   openApiNotJson: {
     code: 140,
     title: "a route's return type cannot be described in the OpenAPI document: it is not JSON (a bigint, symbol, function, Map, Set...)",

@@ -1,4 +1,4 @@
-import type { KilnRequest, MiddlewareFunction } from '@kiln/core';
+import type { KilnRequest } from '@kiln/core';
 import { addressKey, boundedKey, defaultKeyGenerator } from './client-key.js';
 import { MemoryStore } from './memory-store.js';
 import type { RateLimitOptions } from './rate-limit-options.js';
@@ -82,7 +82,9 @@ function warnTrustProxy(): void {
  * What `rateLimit()` returns: the middleware, plus a way to forget counters (between tests, for an
  * admin route, or when several apps of one process share a limiter defined at module level).
  */
-export interface RateLimitMiddleware extends MiddlewareFunction {
+export interface RateLimitMiddleware {
+  /** The middleware itself (a Kiln `MiddlewareFunction`), spelled out so the type stands alone. */
+  (req: KilnRequest, next: () => Promise<Response>): unknown;
   /**
    * Forgets one key: the key as `keyGenerator` returns it (with the default key, the client address
    * as `req.ip` gives it; an IPv6 address is grouped by `ipv6Subnet` here too).

@@ -46,6 +46,9 @@ export class RedisStoreTimeoutError extends Error {
  * A store shared by every process that points at the same Redis (and prefix): the sliding log of
  * `MemoryStore` as one sorted set per key, counted by one atomic Lua script, so the limit holds
  * across processes and machines. The client is passed in; `ioredis` and `redis` both work.
+ * With `rateLimit({ algorithm: 'sliding-window-counter' })` each key is instead one short string
+ * (`"<window> <previous> <current>"`) updated by a script of at most three commands: O(1) memory
+ * per key whatever `max` is, still one round trip.
  *
  * @example
  * ```ts
