@@ -21,7 +21,7 @@ export async function runtimeListener(): Promise<StartListener> {
     return (await import('./node-listener.js')).startNodeListener;
   }
   throw new KilnError(
-    'KILN013',
+    'KILN014',
     'listen() needs a runtime that can open a socket (Node, Bun or Deno). On Workers the runtime listens: export default { fetch: app.fetch }',
   );
 }

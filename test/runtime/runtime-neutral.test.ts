@@ -76,7 +76,7 @@ Neutral("an error body's reason phrase is Node's for every error status Node nam
   await app.close();
 });
 
-Neutral('listen() on a runtime without a listener (workerd) refuses with KILN013', async () => {
+Neutral('listen() on a runtime without a listener (workerd) refuses with KILN014', async () => {
   const app = createServer({ controllers: [] });
   const runtime = globalThis as { navigator?: unknown };
   const original = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
@@ -86,7 +86,7 @@ Neutral('listen() on a runtime without a listener (workerd) refuses with KILN013
     assert.unreachable('listen() should have rejected');
   } catch (error) {
     assert.instance(error, KilnError);
-    assert.is((error as KilnError).code, 'KILN013');
+    assert.is((error as KilnError).code, 'KILN014');
     assert.match((error as Error).message, 'export default { fetch: app.fetch }');
   } finally {
     if (original === undefined) delete runtime.navigator;
