@@ -17,12 +17,21 @@ const runtime = globalThis as RuntimeGlobals;
 export const platformSendsResponses =
   runtime.Bun !== undefined || runtime.Deno !== undefined || runtime.navigator?.userAgent === 'Cloudflare-Workers';
 
-/** A Kiln Response as the global Response its runtime can send (the same status, headers and body); any other as it is. */
+const onWorkers = runtime.navigator?.userAgent === 'Cloudflare-Workers';
+
+/**
+ * A Kiln Response as the global Response its runtime can send (the same status, headers and
+ * body); any other as it is. On Workers a body already encoded (`compression()`) is also marked
+ * `encodeBody: 'manual'`: workerd otherwise encodes a body itself by its Content-Encoding.
+ */
 export function platformResponse(response: Response): Response {
-  if (!(response instanceof KilnResponse)) return response;
-  return new globalThis.Response(keptBody(response) ?? response.body, {
+  const encoded = onWorkers && response.headers.has('content-encoding');
+  if (!encoded && !(response instanceof KilnResponse)) return response;
+  const init: ResponseInit & { encodeBody?: 'manual' } = {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,
-  });
+  };
+  if (encoded) init.encodeBody = 'manual';
+  return new globalThis.Response(keptBody(response) ?? response.body, init);
 }

@@ -328,6 +328,18 @@ const cases: Case[] = [
     expect: { status: 200, json: { kept: true }, headers: { 'content-type': 'application/json' } },
   },
 
+  {
+    name: 'compression() gzips an answer the client accepts gzip for',
+    mode: 'strict',
+    path: '/books/compressed/list',
+    init: { headers: { 'accept-encoding': 'gzip' } },
+    expect: {
+      status: 200,
+      json: Array.from({ length: 50 }, (_, i) => ({ id: i, title: `Book ${i}` })),
+      headers: { 'content-encoding': 'gzip', vary: 'Origin, Accept-Encoding' },
+    },
+  },
+
   // middlewares
   {
     name: 'application middlewares wrap the response and record headers',

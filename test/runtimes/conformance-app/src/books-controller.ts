@@ -1,5 +1,6 @@
 import {
   Body,
+  compression,
   Controller,
   Delete,
   Get,
@@ -81,6 +82,12 @@ export class BooksController {
   @Get('/raw/kiln-json')
   kilnJson() {
     return KilnResponse.json({ kept: true });
+  }
+
+  /** compression() on this route: gzip when asked, from every runtime's server alike. */
+  @Get('/compressed/list', compression({ threshold: 0, encodings: ['gzip'] }))
+  compressed() {
+    return Array.from({ length: 50 }, (_, i) => ({ id: i, title: `Book ${i}` }));
   }
 
   @Get('/request/info')
