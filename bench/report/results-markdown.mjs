@@ -5,6 +5,7 @@ import { scenarios } from '../http/scenarios.mjs';
 import { servers, baseline } from '../http/servers.mjs';
 import { cpuRatio, httpRows, roundRatio } from './http-summary.mjs';
 import { injectionStartMarkdown } from '../injection-start/injection-start.bench.mjs';
+import { compressionMarkdown } from '../http/compression.bench.mjs';
 
 const serverNames = servers.map((server) => server.name);
 const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
@@ -55,7 +56,7 @@ function httpSection(http) {
     if (scenario.id === 'e') {
       lines.push(
         '',
-        "Fastify answers through its response schema (fast-json-stringify); Kiln through the typed serialiser its build wrote for `UserSummary[]` (typia's copy of the declared properties, written by `JSON.stringify`); the others with `JSON.stringify`.",
+        'Fastify answers through its response schema (fast-json-stringify); Kiln through the typed serialiser its build wrote for `UserSummary[]` (the value projected to its declared properties by a projector generated from the type, written by `JSON.stringify`); the others with `JSON.stringify`.',
       );
     }
     if (scenario.rateLimited) {
@@ -265,6 +266,7 @@ export function resultsMarkdown(results) {
   ];
   if (results.http) lines.push(...httpSection(results.http));
   else lines.push('## HTTP throughput', '', 'Not run.', '');
+  if (results.compression) lines.push('## Compression cost on route (e)', '', compressionMarkdown(results.compression), '');
   if (results.binding) lines.push(...bindingSection(results.binding));
   if (results.inProcess) lines.push(...inProcessSection(results.inProcess, results.http));
   if (results.coldStart) lines.push(...coldStartSection(results.coldStart));

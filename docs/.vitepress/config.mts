@@ -45,6 +45,7 @@ export const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Build tools', link: '/guide/build-tools' },
       { text: 'Testing', link: '/guide/testing' },
       { text: 'Deployment', link: '/guide/deployment' },
+      { text: 'Runtimes', link: '/guide/runtimes' },
       { text: 'Security and limits', link: '/guide/security' },
       { text: 'Benchmarks', link: '/guide/benchmarks' },
     ],

@@ -27,6 +27,7 @@ export { toDate, toDateArray, parseDate } from './to-date.js';
 export { toJson, toJsonArray, parseJson } from './to-json.js';
 export { toEnum, toEnumArray, parseEnum } from './to-enum.js';
 export { readBody, bodyField, requiredBody } from './body.js';
+export { readFormBody, validateForm, type FormDecoder, type FormValidator } from './form-body.js';
 export { validateBody, allBodiesValid, bodyValidationError, type BodyValidator, type BodyValidationError } from './validate-body.js';
 export { toTagged, toTaggedArray, parseText, type ParseText } from './to-tagged.js';
 export { toCheckedJson, toCheckedJsonArray, parameterValidationError } from './to-checked-json.js';

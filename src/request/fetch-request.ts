@@ -7,12 +7,15 @@ import { RequestCore, type RequestOptions } from './kiln-request.js';
 /** A KilnRequest over a web `Request`, for in-process dispatch with `app.fetch`. */
 export class FetchRequest extends RequestCore {
   readonly source: Request;
+  readonly #socketAddress: string | undefined;
   #url: URL | undefined;
   #flatHeaders: Record<string, string> | undefined;
 
-  constructor(source: Request, options: RequestOptions) {
+  /** `socketAddress`: the client's, when a runtime's listener (Bun, Deno) passes the request on; none in process. */
+  constructor(source: Request, options: RequestOptions, socketAddress?: string) {
     super(source.method, originFormTarget(source.url), options);
     this.source = source;
+    this.#socketAddress = socketAddress;
   }
 
   get url(): string {
@@ -43,17 +46,18 @@ export class FetchRequest extends RequestCore {
     return this.#flatHeaders;
   }
 
-  /** There is no socket in process. */
   protected socketAddress(): string | undefined {
-    return undefined;
+    return this.#socketAddress;
   }
   protected abortSignal(): AbortSignal {
     return this.source.signal;
   }
-  protected openStream(): ReadableStream<Uint8Array> | null {
+  /** `app.fetch` removes the uploads itself, once the answer is made. */
+  protected afterAnswer(): void {}
+
+  protected openStream(limit = this.options.maxBodySize): ReadableStream<Uint8Array> | null {
     const body = this.source.body;
     if (body === null) return null;
-    const limit = this.options.maxBodySize;
     return this[kOversizedBody]() !== undefined ? refusedStream(limit) : limitedStream(body, limit);
   }
 
