@@ -34,6 +34,7 @@ export const guide: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'OpenAPI', link: '/guide/openapi' },
       { text: 'Rate limiting', link: '/guide/rate-limiting' },
+      { text: 'File uploads', link: '/guide/uploads' },
       { text: 'Compression', link: '/guide/compression' },
       { text: 'Logging', link: '/guide/logging' },
       { text: 'Guards and route metadata', link: '/guide/guards' },
