@@ -15,6 +15,12 @@ export { compiledBinder } from './decorators/compiled-binder.js';
 export { noParameters } from './binding/no-parameters.js';
 export type { KilnDecorator } from './decorators/kiln-decorator.js';
 export {
+  createRouteMetadata,
+  type RouteMetadata,
+  type RouteMetadataOptions,
+  type RouteMetadataTarget,
+} from './decorators/route-metadata.js';
+export {
   Body,
   Param,
   Query,
@@ -42,6 +48,12 @@ export type { CompressionOptions } from './compression/compression-options.js';
 export type { ContentCoding } from './compression/content-coding.js';
 export { canonicalAddress, type TrustProxy } from './request/client-address.js';
 
+// Logging
+export { Logger, type LogFn, type LogLevel } from './logging/logger.js';
+export { createLogger, type LoggerOptions } from './logging/create-logger.js';
+export type { LogDestination } from './logging/json-logger.js';
+export { requestLogger, type RequestLoggerOptions } from './logging/request-logger.js';
+
 // Answering and failing
 export { Response } from './response/kiln-response.js';
 export { HttpCode } from './http-code.js';
@@ -54,4 +66,9 @@ export type { Injection } from './injection/container.js';
 
 // OpenAPI documents
 export type { DocsOptions } from './docs/docs-options.js';
-export { describeMiddleware, openApiDescription, type MiddlewareOpenApi } from './docs/middleware-description.js';
+export {
+  describeMiddleware,
+  openApiDescription,
+  type MiddlewareOpenApi,
+  type SecurityScheme,
+} from './docs/middleware-description.js';

@@ -31,6 +31,8 @@ export const runtimeErrorCodes = {
   KILN032: 'the OpenAPI document does not describe a route of the server: it was written by an older build',
   KILN033: '`docs.ui` is set but the `swagger-ui-dist` package, which serves the docs page, is not installed',
   KILN034: 'a `docs` path (`docs.openapi`, `docs.ui` or a page asset) is already a route of the app',
+  KILN035:
+    'two middlewares describe different security schemes under one name, or a security scheme is not an OpenAPI Security Scheme Object',
 } as const;
 
 export type RuntimeErrorCode = keyof typeof runtimeErrorCodes;

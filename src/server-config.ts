@@ -5,6 +5,8 @@ import type { KilnRequest } from './request/kiln-request.js';
 import type { TrustProxy } from './request/client-address.js';
 import type { ControllerClass, RouteInfo } from './router/route-info.js';
 import type { DocsOptions } from './docs/docs-options.js';
+import type { Logger } from './logging/logger.js';
+import type { LoggerOptions } from './logging/create-logger.js';
 
 /** What `createServer` takes. Every key but `controllers` has a default. */
 export interface KilnConfig {
@@ -18,7 +20,10 @@ export interface KilnConfig {
   maxBodySize?: number;
   /** Which proxies report the client address for `req.ip` (and the rate limiter's key): see `TrustProxy`. Default true (the spec's rule). */
   trustProxy?: TrustProxy;
-  /** Called once for every error that is not an `HttpError` (the client gets a bare 500). Default: console.error. */
+  /**
+   * Called once for every error that is not an `HttpError` (the client gets a bare 500). Default:
+   * an `error` line of the logger, `{ err, req: { id, method, path } }`, "request failed".
+   */
   onError?: (error: unknown, req: KilnRequest) => void;
   /** Longest request target (path + query) in bytes; longer ones answer 414. Default 8 KiB. */
   maxUrlLength?: number;
@@ -47,6 +52,17 @@ export interface KilnConfig {
    * `{ token, factory }` (sync or async, called once at start-up). See "Dependency injection".
    */
   injections?: Injection[];
+  /**
+   * The application's logger: a logger (a pino instance, or any object with pino's methods), or
+   * options for the one Kiln builds (pino when it is installed, else a JSON writer; level `info`).
+   * Services inject it with `@Inject(Logger)`; `onError` and `requestLogger()` write to it.
+   */
+  logger?: Logger | LoggerOptions;
+  /**
+   * Logs the route table at start-up and each request's route decision, as `debug` lines of the
+   * logger (whose level it lowers to `debug` when Kiln builds it). Default false.
+   */
+  debug?: boolean;
   /** Serve the OpenAPI document the build wrote, and a docs page (docs: guide/openapi.md). Off by default. */
   docs?: DocsOptions;
 }

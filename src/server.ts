@@ -18,6 +18,10 @@ import { Container } from './injection/container.js';
 import type { RouteInfo } from './router/route-info.js';
 import { encodedWebResponse, errorToWebResponse, finalWebResponse, valueToWebResponse } from './response/web-response.js';
 import type { KilnConfig, KilnServer } from './server-config.js';
+import { isLogger, Logger } from './logging/logger.js';
+import { createLogger } from './logging/create-logger.js';
+import { decisionTrace, logRouteTable } from './logging/debug-trace.js';
+import { kAnswered } from './symbols.js';
 
 export type { KilnConfig, KilnServer } from './server-config.js';
 
@@ -33,21 +37,38 @@ function wholeNumberOption(name: string, value: unknown, least: number): number 
   return value as number;
 }
 
-function requestOptions(config: KilnConfig): RequestOptions {
+/** The logger `config.logger` names, or the one Kiln builds from its options. */
+function applicationLogger(config: KilnConfig): Logger {
+  if (isLogger(config.logger)) return config.logger;
+  if (config.debug !== undefined && typeof config.debug !== 'boolean')
+    throw new KilnError('KILN007', `debug must be true or false, got ${String(config.debug)}`);
+  const options = config.logger ?? {};
+  return createLogger(config.debug === true && options !== null && options.level === undefined ? { ...options, level: 'debug' } : options);
+}
+
+function requestOptions(config: KilnConfig, logger: Logger): RequestOptions {
   const maxBodySize = config.maxBodySize ?? defaultMaxBodySize;
   if (!Number.isInteger(maxBodySize) || maxBodySize < 0)
     throw new KilnError('KILN007', `maxBodySize must be a whole number of bytes, got ${maxBodySize}`);
-  const onError = config.onError ?? ((error: unknown, req: KilnRequest) => console.error(`[kiln] ${req.method} ${req.path}:`, error));
+  const onError =
+    config.onError ??
+    ((error: unknown, req: KilnRequest) =>
+      // The path only, as ever: a query string may carry what must not reach a log.
+      logger.error({ err: error, req: { id: req.id, method: req.method, path: req.path } }, 'request failed'));
   const report = (error: unknown, req: KilnRequest): void => {
     try {
       onError(error, req);
     } catch (failure) {
-      console.error(`[kiln] onError threw while reporting an error of ${req.method} ${req.path}:`, failure);
+      try {
+        logger.error({ err: failure, req: { method: req.method, url: req.path } }, 'onError threw while reporting an error');
+      } catch {
+        // nothing left to report to
+      }
     }
   };
   const maxBodyDepth = wholeNumberOption('maxBodyDepth', config.maxBodyDepth ?? defaultMaxBodyDepth, 1);
   const sendTimeout = wholeNumberOption('sendTimeout', config.sendTimeout ?? defaultSendTimeout, 0);
-  return Object.freeze({ maxBodySize, trustProxy: compileTrustProxy(config.trustProxy), report, maxBodyDepth, sendTimeout });
+  return Object.freeze({ maxBodySize, trustProxy: compileTrustProxy(config.trustProxy), report, maxBodyDepth, sendTimeout, logger });
 }
 
 /**
@@ -64,18 +85,25 @@ export function createServer(config: KilnConfig): KilnServer {
   if (config === null || typeof config !== 'object' || !Array.isArray(config.controllers)) {
     throw new KilnError('KILN007', 'createServer(config) needs { controllers: [...] }');
   }
-  const options = requestOptions(config);
+  const logger = applicationLogger(config);
+  const options = requestOptions(config, logger);
   const maxHeadersCount = wholeNumberOption('maxHeadersCount', config.maxHeadersCount ?? defaultMaxHeadersCount, 1);
   // Services, controllers and class middlewares are created here, once, with their dependencies;
   // with an async factory, once its value exists (listen() and fetch() wait for it).
-  const container = new Container(config.injections ?? []);
+  // The application's logger is injectable as `Logger`, unless `injections` registers another.
+  const container = new Container(config.injections ?? [], [{ token: Logger, value: logger }]);
   let pipeline: RequestPipeline | undefined;
   let routes: readonly RouteInfo[] = Object.freeze([]);
   const assemble = (): void => {
     const built = buildRouteTable(config.controllers, config.middlewares ?? [], config.strictValidation ?? false, container);
     container.assertResolved();
     const table = config.docs === undefined ? built : withDocsRoutes(built, config.docs);
-    pipeline = new RequestPipeline(table, config.maxUrlLength ?? defaultMaxUrlLength);
+    if (config.debug === true) logRouteTable(logger, table.routes);
+    pipeline = new RequestPipeline(
+      table,
+      config.maxUrlLength ?? defaultMaxUrlLength,
+      config.debug === true ? decisionTrace(logger) : undefined,
+    );
     routes = Object.freeze(table.routes.map((route) => route.info));
   };
   const factories = container.runFactories();
@@ -138,11 +166,14 @@ export function createServer(config: KilnConfig): KilnServer {
   const fetch = async (request: Request): Promise<Response> => {
     if (!started) await ready;
     const req = new FetchRequest(request, options);
+    let response: Response;
     try {
-      return encodedWebResponse(req, finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req))));
+      response = encodedWebResponse(req, finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req))));
     } catch (error) {
-      return encodedWebResponse(req, errorToWebResponse(req, error));
+      response = encodedWebResponse(req, errorToWebResponse(req, error));
     }
+    req[kAnswered](response.status);
+    return response;
   };
 
   let server: http.Server | undefined;

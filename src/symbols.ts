@@ -29,5 +29,11 @@ export const kOversizedBody = Symbol('kiln.oversizedBody');
 export const kSerializer = Symbol('kiln.serializer');
 /** The server's send timeout, read by the streamed-response writer. */
 export const kSendTimeout = Symbol('kiln.sendTimeout');
+/** Registers a listener called once the request's answer is sent (status, whether it was sent whole). */
+export const kWhenAnswered = Symbol('kiln.whenAnswered');
+/** Calls the listeners of kWhenAnswered (the in-process transport, once its Response exists). */
+export const kAnswered = Symbol('kiln.answered');
+/** The server's logger, for Kiln's own middlewares. */
+export const kLogger = Symbol('kiln.logger');
 /** The coding and settings `compression()` recorded for the answer, read by the response writers. */
 export const kCompression = Symbol('kiln.compression');

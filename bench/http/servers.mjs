@@ -8,6 +8,13 @@ const bench = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 export const servers = [
   { name: 'node:http (raw)', script: bench('http/servers/raw-node.mjs'), rateLimiter: 'hand-written fixed window' },
   { name: 'Kiln', script: bench('build/kiln/http/servers/kiln/server.js'), rateLimiter: '@kiln/rate-limit' },
+  // The cost of requestLogger() (pino to a file) on route (b): compare its (b) with Kiln's, round by round.
+  {
+    name: 'Kiln + requestLogger',
+    script: bench('build/kiln/http/servers/kiln/logged-server.js'),
+    rateLimiter: null,
+    scenarios: ['b'],
+  },
   { name: 'Fastify', script: bench('http/servers/fastify.mjs'), rateLimiter: '@fastify/rate-limit' },
   { name: 'Hono', script: bench('http/servers/hono.mjs'), rateLimiter: 'hono-rate-limiter' },
   { name: 'srvx', script: bench('http/servers/srvx.mjs'), rateLimiter: null, scenarios: ['a', 'b', 'c'] },

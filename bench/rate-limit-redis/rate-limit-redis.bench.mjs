@@ -1,14 +1,17 @@
 // Scenario (f): route (b) behind a global rate limiter backed by a real redis-server, the same
-// Redis and the same limit for each: Kiln + RedisStore, Fastify + @fastify/rate-limit (ioredis),
-// Express + express-rate-limit + rate-limit-redis (ioredis). Reports req/s, p99 and the Redis
-// commands per request (INFO commandstats, reset before each timed run: script calls = round trips,
-// and every command Redis ran, those inside the scripts included).
+// Redis and the same limit for each: Kiln + RedisStore (the sliding log, and the
+// sliding-window counter), Fastify + @fastify/rate-limit (ioredis), Express + express-rate-limit +
+// rate-limit-redis (ioredis). Reports req/s, p99 and the Redis commands per request (INFO
+// commandstats, reset before each timed run: script calls = round trips, and every command Redis
+// ran, those inside the scripts included), then the Redis memory of one key of each Kiln algorithm
+// (MEMORY USAGE) at max 1,000 and 1,000,000.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { createServer as netServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
+import { RedisStore } from '@kiln/rate-limit';
 import { load, loadGeneratorName } from '../http/load-generator.mjs';
 import { scenarios } from '../http/scenarios.mjs';
 import { loadCore, startServer } from '../http/server-process.mjs';
@@ -17,7 +20,13 @@ const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const route = scenarios.find((s) => s.id === 'b');
 const limit = { max: 1_000_000_000, windowMs: 60_000 }; // as in scenario (d): every request passes, every request is counted
 const servers = [
-  { id: 'kiln', name: 'Kiln + RedisStore', script: here('servers/kiln-redis.mjs') },
+  { id: 'kiln', name: 'Kiln + RedisStore (sliding log)', script: here('servers/kiln-redis.mjs'), env: { RL_ALGORITHM: 'sliding-log' } },
+  {
+    id: 'kiln-counter',
+    name: 'Kiln + RedisStore (sliding-window-counter)',
+    script: here('servers/kiln-redis.mjs'),
+    env: { RL_ALGORITHM: 'sliding-window-counter' },
+  },
   { id: 'fastify', name: 'Fastify + @fastify/rate-limit (ioredis)', script: here('servers/fastify-redis.mjs') },
   { id: 'express', name: 'Express + express-rate-limit + rate-limit-redis', script: here('servers/express-redis.mjs') },
 ];
@@ -79,6 +88,7 @@ export async function runRateLimitRedis({ rounds = 3, seconds = 5, warmupSeconds
   const redis = await startRedis();
   Object.assign(process.env, { REDIS_URL: redis.url, RL_MAX: String(limit.max), RL_WINDOW_MS: String(limit.windowMs) });
   const runs = Object.fromEntries(servers.map((s) => [s.id, []]));
+  let memory;
   try {
     for (let round = 0; round < rounds; round++) {
       // rotate the order each round so no server always runs first (or last) on the loaded machine
@@ -86,6 +96,7 @@ export async function runRateLimitRedis({ rounds = 3, seconds = 5, warmupSeconds
       for (const server of order) {
         await redis.client.flushall();
         const port = await freePort();
+        Object.assign(process.env, server.env ?? {});
         const started = await startServer(server, port);
         try {
           await checkServer(server, port);
@@ -99,6 +110,7 @@ export async function runRateLimitRedis({ rounds = 3, seconds = 5, warmupSeconds
             .filter(([name]) => scriptCommands.has(name))
             .reduce((a, [, n]) => a + n, 0);
           const run = { ...result, commandsPerRequest: total / result.requests, scriptCallsPerRequest: scripts / result.requests, calls };
+          run.round = round;
           runs[server.id].push(run);
           console.log(
             `  round ${round + 1} ${server.name}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms} ms, ${run.scriptCallsPerRequest.toFixed(2)} script calls and ${run.commandsPerRequest.toFixed(2)} Redis commands per request, ${result.errors} errors`,
@@ -108,6 +120,7 @@ export async function runRateLimitRedis({ rounds = 3, seconds = 5, warmupSeconds
         }
       }
     }
+    memory = await measureMemory(redis.client);
   } finally {
     await redis.stop();
   }
@@ -127,8 +140,12 @@ export async function runRateLimitRedis({ rounds = 3, seconds = 5, warmupSeconds
       runs: list.map((r) => Math.round(r.rps)),
     };
   });
-  const kiln = summary.find((s) => s.id === 'kiln');
-  for (const s of summary) s.kilnRatio = kiln.rps / s.rps;
+  // medians of per-round ratios (each round ran every server once, back to back)
+  const roundRatio = (a, b) => median(runs[a].map((run) => run.rps / runs[b].find((other) => other.round === run.round).rps));
+  for (const s of summary) {
+    s.kilnRatio = roundRatio('kiln', s.id);
+    s.counterRatio = roundRatio('kiln-counter', s.id);
+  }
   const result = {
     scenario: '(f) route (b) behind a global rate limiter on Redis',
     limit,
@@ -136,10 +153,48 @@ export async function runRateLimitRedis({ rounds = 3, seconds = 5, warmupSeconds
     seconds,
     loadGenerator: await loadGeneratorName(),
     servers: summary,
+    memory,
   };
   await writeFile(here('../results/rate-limit-redis.md'), markdown(result));
   console.log(`\nWrote bench/results/rate-limit-redis.md`);
   return result;
+}
+
+/**
+ * MEMORY USAGE of one key of each Kiln algorithm after `requests` counted requests, at max 1,000
+ * and 1,000,000, and used_memory growth per key for 100,000 keys of the counter.
+ */
+async function measureMemory(client) {
+  const rows = [];
+  for (const algorithm of ['sliding-window-counter', 'sliding-log']) {
+    for (const max of [1000, 1_000_000]) {
+      await client.flushall();
+      const store = new RedisStore({ client, prefix: 'bench-memory:', timeoutMs: 10_000 });
+      store.init({ windowMs: 3_600_000, max, algorithm });
+      const requests = 1000; // the log at max 1,000 is then full; the counter holds the same two numbers whatever it counted
+      for (let i = 0; i < requests; i += 250) await Promise.all(Array.from({ length: 250 }, () => store.hit('203.0.113.7')));
+      const key = store.keyFor('203.0.113.7');
+      rows.push({
+        algorithm,
+        max,
+        requests,
+        key,
+        encoding: await client.object('ENCODING', key),
+        bytes: Number(await client.memory('USAGE', key, 'SAMPLES', 0)),
+      });
+    }
+  }
+  await client.flushall();
+  const used = async () => Number(/used_memory:(\d+)/.exec(await client.info('memory'))[1]);
+  const before = await used();
+  const store = new RedisStore({ client, prefix: 'kiln-rl:', timeoutMs: 10_000 });
+  store.init({ windowMs: 3_600_000, max: 1_000_000, algorithm: 'sliding-window-counter' });
+  const keys = 100_000;
+  for (let i = 0; i < keys; i += 1000)
+    await Promise.all(Array.from({ length: 1000 }, (_, j) => store.hit(`198.51.${(i + j) >> 8}.${(i + j) & 255}:${i + j}`)));
+  const perKey = ((await used()) - before) / keys;
+  await client.flushall();
+  return { rows, counterUsedMemoryPerKey: Math.round(perKey), keys };
 }
 
 function markdown(result) {
@@ -149,12 +204,14 @@ function markdown(result) {
     `max ${result.limit.max} per ${result.limit.windowMs} ms (every request counted, none refused), one redis-server per run of \`npm run bench rate-limit-redis\`, flushed before each server; ${result.loadGenerator}; median of ${result.rounds} rounds of ${result.seconds} s; order rotated each round.`,
     'The machine was shared with other work while this ran: compare the ratios (same run), not the absolute figures.',
     '',
-    '| server | req/s | Kiln ×faster | p99 (ms) | Redis round trips (script calls) / request | Redis commands / request (inside scripts included) | runs (req/s) |',
-    '|---|---:|---:|---:|---:|---:|---|',
+    '| server | req/s | Kiln (log) ×faster | Kiln (counter) ×faster | p99 (ms) | Redis round trips (script calls) / request | Redis commands / request (inside scripts included) | runs (req/s) |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
     ...result.servers.map(
       (s) =>
-        `| ${s.name} | ${Math.round(s.rps)} | ${s.kilnRatio.toFixed(2)} | ${s.p99Ms} | ${s.scriptCallsPerRequest.toFixed(2)} | ${s.commandsPerRequest.toFixed(2)} | ${s.runs.join(', ')} |`,
+        `| ${s.name} | ${Math.round(s.rps)} | ${s.kilnRatio.toFixed(2)} | ${s.counterRatio.toFixed(2)} | ${s.p99Ms} | ${s.scriptCallsPerRequest.toFixed(2)} | ${s.commandsPerRequest.toFixed(2)} | ${s.runs.join(', ')} |`,
     ),
+    '',
+    'The ×faster columns are medians of per-round ratios (each round runs every server once, back to back).',
     '',
     'Commands per request in the last run, by command:',
     '',
@@ -164,6 +221,16 @@ function markdown(result) {
           .map(([name, n]) => `${name} ${n}`)
           .join(', ')}`,
     ),
+    '',
+    '## Redis memory per key',
+    '',
+    `\`MEMORY USAGE <key> SAMPLES 0\` of one Kiln key (\`${result.memory.rows[0].key}\`) after ${result.memory.rows[0].requests} counted requests:`,
+    '',
+    '| algorithm | max | encoding | MEMORY USAGE |',
+    '|---|---:|---|---:|',
+    ...result.memory.rows.map((r) => `| ${r.algorithm} | ${r.max.toLocaleString('en')} | ${r.encoding} | ${r.bytes} B |`),
+    '',
+    `With Redis's own per-key overhead: ${result.memory.keys.toLocaleString('en')} counter keys of one request each grew \`used_memory\` by ${result.memory.counterUsedMemoryPerKey} B per key.`,
     '',
   ];
   return lines.join('\n');

@@ -91,6 +91,7 @@ function targetRows(results) {
     http('(e) typed list ≥ 1.1× Fastify (response schema)', ['Kiln', 'e'], ['Fastify', 'e'], (v) => v >= 1.1);
     http('(c) ≥ 1.0× Fastify (AJV)', ['Kiln', 'c'], ['Fastify', 'c'], (v) => v >= 1.0);
     http('(d) ≥ 0.95× (b)', ['Kiln', 'd'], ['Kiln', 'b'], (v) => v >= 0.95);
+    http('(b) with requestLogger() (pino to a file) ≥ 0.90× (b)', ['Kiln + requestLogger', 'b'], ['Kiln', 'b'], (v) => v >= 0.9);
     http('(b) ≥ 1.0× Fastify', ['Kiln', 'b'], ['Fastify', 'b'], (v) => v >= 1.0);
     http('(b) ≥ 1.0× Hono', ['Kiln', 'b'], ['Hono', 'b'], (v) => v >= 1.0);
     http('(b) ≥ 8× NestJS', ['Kiln', 'b'], ['NestJS (express)', 'b'], (v) => v >= 8);

@@ -26,7 +26,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Typed request bodies', link: '/guide/typed-bodies' },
       { text: 'Typed responses', link: '/guide/typed-responses' },
       { text: 'Middlewares and CORS', link: '/guide/middlewares' },
-      { text: 'Guards', link: '/guide/guards' },
+      { text: 'Guards and route metadata', link: '/guide/guards' },
       { text: 'Dependency injection', link: '/guide/dependency-injection' },
       { text: 'The server', link: '/guide/server' },
     ],

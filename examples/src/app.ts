@@ -1,4 +1,4 @@
-import { createServer, type KilnServer, type MiddlewareFunction } from '@kiln/core';
+import { createServer, requestLogger, type KilnServer, type LogLevel, type MiddlewareFunction } from '@kiln/core';
 import { BooksController } from './books/books-controller.js';
 import { MetaController } from './meta/meta-controller.js';
 
@@ -13,7 +13,11 @@ const timing: MiddlewareFunction = async (_req, next) => {
 export function createApp(): KilnServer {
   return createServer({
     controllers: [BooksController, MetaController],
-    middlewares: [timing],
+    // One JSON line per request (pino when installed), with its X-Request-Id; first, so that it times the rest.
+    middlewares: [requestLogger(), timing],
+    logger: { level: (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'info' },
+    // KILN_DEBUG=1: the route table at start-up and every request's route decision.
+    debug: process.env.KILN_DEBUG === '1',
     strictValidation: true,
     // The OpenAPI document the build wrote (tsconfig.json: "openapi"), served with a docs page.
     docs: { document: new URL('../openapi.json', import.meta.url), openapi: '/openapi.json', ui: '/docs' },

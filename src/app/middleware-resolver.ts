@@ -7,6 +7,7 @@ import type { KilnRequest } from '../request/kiln-request.js';
 import { kMethods, kMiddleware } from '../symbols.js';
 import { describe, metadataOf, pluginHint } from './declarations.js';
 import type { Container } from '../injection/container.js';
+import { describeMiddleware, middlewareDescription } from '../docs/middleware-description.js';
 
 const noValues: readonly unknown[] = Object.freeze([]);
 
@@ -62,6 +63,9 @@ export class MiddlewareResolver {
             const args = binder(req, strict, injected);
             return isPromiseLike(args) ? args.then((bound) => use.apply(instance, bound as unknown[])) : use.apply(instance, args);
           };
+    // What the class says of itself in the OpenAPI document goes with the function that runs it.
+    const description = middlewareDescription(middleware);
+    if (description !== undefined) describeMiddleware(resolved, description);
     this.#instances.set(middleware, resolved);
     return resolved;
   }

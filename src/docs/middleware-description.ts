@@ -1,7 +1,7 @@
 // How a middleware tells the served OpenAPI document what it adds to every route it guards: only
 // the runtime knows which application, controller and route middlewares a route runs, so
 // `createServer` merges these descriptions into the document the build wrote.
-import type { MiddlewareFunction } from '../middleware.js';
+import type { MiddlewareLike } from '../middleware.js';
 
 /**
  * The property under which a middleware function carries its `MiddlewareOpenApi`. A global
@@ -9,8 +9,25 @@ import type { MiddlewareFunction } from '../middleware.js';
  */
 export const openApiDescription: unique symbol = Symbol.for('kiln.openapi') as never;
 
+/**
+ * How a client proves who it is, as an OpenAPI Security Scheme Object: a bearer token
+ * (`{ type: 'http', scheme: 'bearer' }`), an API key in a header, a query parameter or a cookie
+ * (`{ type: 'apiKey', in: 'header', name: 'x-api-key' }`), or any other scheme OpenAPI defines.
+ */
+export type SecurityScheme =
+  | { readonly type: 'http'; readonly scheme: string; readonly bearerFormat?: string; readonly description?: string }
+  | { readonly type: 'apiKey'; readonly in: 'header' | 'query' | 'cookie'; readonly name: string; readonly description?: string }
+  | { readonly type: 'oauth2' | 'openIdConnect' | 'mutualTLS'; readonly description?: string; readonly [field: string]: unknown };
+
 /** What a middleware adds to each operation it guards. */
 export interface MiddlewareOpenApi {
+  /**
+   * The security schemes it checks, by the name the document gives them (`bearerAuth`). Several
+   * are alternatives: any one of them lets a request through. Each becomes an entry of
+   * `components.securitySchemes`, and every operation the middleware runs for gets a `security`
+   * requirement (with two guards on one route, both are required).
+   */
+  readonly security?: Readonly<Record<string, SecurityScheme>>;
   /** Responses it answers itself, by status (`'429'`), as OpenAPI Response Objects. */
   readonly responses?: Readonly<Record<string, object>>;
   /** Headers it adds to every response of the route, as OpenAPI Header Objects by name. */
@@ -18,17 +35,21 @@ export interface MiddlewareOpenApi {
 }
 
 /**
- * Attaches an OpenAPI description to a functional middleware and returns the middleware.
+ * Attaches an OpenAPI description to a middleware (a function, or a `@Middleware()` class) and
+ * returns the middleware.
  *
  * @example
  * ```ts
  * const requireToken = describeMiddleware(
  *   (req) => { if (!req.headers.get('authorization')) throw new HttpError(401, 'Missing token'); },
- *   { responses: { 401: { description: 'Missing token' } } },
+ *   {
+ *     security: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+ *     responses: { 401: { description: 'Missing token' } },
+ *   },
  * );
  * ```
  */
-export function describeMiddleware<M extends MiddlewareFunction>(middleware: M, description: MiddlewareOpenApi): M {
+export function describeMiddleware<M extends MiddlewareLike>(middleware: M, description: MiddlewareOpenApi): M {
   Object.defineProperty(middleware, openApiDescription, { value: description, configurable: true });
   return middleware;
 }

@@ -1,11 +1,13 @@
 // The document `createServer({ docs })` serves: the one the build wrote, checked against the
 // server's route table (a stale build is refused at start-up), with what only the runtime knows
-// merged in — the responses and headers of the middlewares each route runs (e.g. a rate limiter's 429).
+// merged in — the responses, headers and security schemes of the middlewares each route runs (e.g. a
+// rate limiter's 429, a guard's bearer token).
 import { readFileSync } from 'node:fs';
 import type { CompiledRoute } from '../app/route-table.js';
 import { KilnError } from '../kiln-error.js';
 import type { DocsOptions } from './docs-options.js';
-import { middlewareDescription } from './middleware-description.js';
+import { middlewareDescription, type MiddlewareOpenApi } from './middleware-description.js';
+import { addSecurity } from './security-requirements.js';
 
 type Json = Record<string, any>;
 
@@ -58,9 +60,11 @@ export function servedDocument(document: Json, routes: readonly CompiledRoute[])
         `The OpenAPI document does not describe ${method} ${path} (${route.name}): it was written by an older build. Rebuild the app with tspc`,
       );
     }
+    const descriptions: MiddlewareOpenApi[] = [];
     for (const middleware of route.middlewares) {
       const description = middlewareDescription(middleware);
       if (description === undefined) continue;
+      descriptions.push(description);
       operation.responses ??= {};
       for (const [status, response] of Object.entries(description.responses ?? {}))
         operation.responses[status] ??= structuredClone(response);
@@ -70,6 +74,7 @@ export function servedDocument(document: Json, routes: readonly CompiledRoute[])
         if (Object.keys(response.headers).length === 0) delete response.headers;
       }
     }
+    addSecurity(served, operation, descriptions, `${method} ${path}`);
     if (operation.responses !== undefined) {
       operation.responses = Object.fromEntries(Object.entries(operation.responses).sort(([a], [b]) => a.localeCompare(b)));
     }

@@ -39,7 +39,9 @@ export class Container {
   readonly #problems: string[] = [];
   #closed = false;
 
-  constructor(injections: readonly Injection[]) {
+  /** `defaults` are Kiln's own values (the application's `Logger`); `injections` may replace them. */
+  constructor(injections: readonly Injection[], defaults: readonly { token: unknown; value: unknown }[] = []) {
+    for (const { token, value } of defaults) this.#registered.set(token, { value });
     injections.forEach((injection, i) => {
       if (injection === null || typeof injection !== 'object' || !('token' in injection)) {
         this.#problems.push(`injections[${i}] must be { token, provide } or { token, factory }`);

@@ -6,6 +6,7 @@ import { targetPath } from '../router/request-target.js';
 import { Router } from '../router/router.js';
 import { kTarget } from '../symbols.js';
 import { runChain } from './middleware-chain.js';
+import type { DecisionTrace } from '../logging/debug-trace.js';
 
 function routablePath(target: string): string {
   try {
@@ -24,12 +25,15 @@ export class RequestPipeline {
   readonly #router = new Router<CompiledRoute>();
   readonly #appChain: readonly MiddlewareFunction[];
   readonly #maxUrlLength: number;
+  readonly #trace: DecisionTrace | undefined;
 
-  constructor(table: RouteTable, maxUrlLength: number) {
+  /** `trace` (the `debug` option) sees every request's route decision. */
+  constructor(table: RouteTable, maxUrlLength: number, trace?: DecisionTrace) {
     for (const route of table.routes) this.#router.add(route.info.method, route.info.path, route);
     this.#router.build();
     this.#appChain = table.appChain;
     this.#maxUrlLength = maxUrlLength;
+    this.#trace = trace;
   }
 
   /**
@@ -44,6 +48,7 @@ export class RequestPipeline {
     const path = routablePath(target);
     const decision = this.#router.find(req.method, path);
     req.path = path;
+    if (this.#trace !== undefined) this.#trace(req, decision);
     const route = decision.route;
     if (route === undefined) return runChain(req, this.#appChain, decision);
     if (decision.params !== undefined) req.params = decision.params;

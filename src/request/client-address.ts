@@ -280,3 +280,16 @@ function trusted(trust: ProxyTrust, address: string, hop: number): boolean {
   for (const range of trust.ranges) if (inRange(bytes, range)) return true;
   return false;
 }
+
+/**
+ * Whether the headers of a request come from a proxy the server trusts (under the same
+ * `trustProxy` rule as `req.ip`): any request with `true`, none with `false`, and with a hop
+ * count or a list only when the socket's peer is a trusted proxy. A request without a socket
+ * (in-process `app.fetch`) is treated as coming from a trusted hop, as for `req.ip`.
+ */
+export function fromTrustedProxy(trust: ProxyTrust, socketAddress: string | undefined): boolean {
+  if (trust.mode === 'none') return false;
+  if (trust.mode === 'first' || trust.mode === 'hops' || socketAddress === undefined) return true;
+  const socket = canonicalAddress(socketAddress);
+  return socket !== undefined && trusted(trust, socket, 0);
+}

@@ -3,7 +3,19 @@
 // that every member of the interface, and of the web Request it extends, is implemented beside
 // its declaration (`implements KilnRequest` checks them together).
 import type { HttpError } from '../http-error.js';
-import { kCloseConnection, kCompression, kOversizedBody, kReport, kResponseHeaders, kSerializer, kStatus, kTarget } from '../symbols.js';
+import {
+  kAnswered,
+  kCloseConnection,
+  kCompression,
+  kLogger,
+  kOversizedBody,
+  kReport,
+  kResponseHeaders,
+  kSerializer,
+  kStatus,
+  kTarget,
+  kWhenAnswered,
+} from '../symbols.js';
 import type { ResponseCompression } from '../compression/response-compression.js';
 import type { RouteInfo } from '../router/route-info.js';
 import { targetSearch } from '../router/request-target.js';
@@ -16,6 +28,8 @@ import { parseJsonBody } from './body-json.js';
 import { isHeaderName, isHeaderValue, recordableHeaderName } from '../response/header-rules.js';
 import { KilnError } from '../kiln-error.js';
 import { clientAddress, type ProxyTrust } from './client-address.js';
+import { requestId } from './request-id.js';
+import type { Logger } from '../logging/logger.js';
 
 /**
  * The request handed to middlewares, `@Req()` and custom parameter decorators: a web-standard
@@ -62,6 +76,14 @@ export interface KilnRequest extends Request {
   readonly remoteAddress: string | undefined;
   /** Headers as a null-prototype object keyed by lower-case name; repeated headers joined with `, `. */
   readonly flatHeaders: Record<string, string>;
+  /**
+   * The request's id: the `X-Request-Id` header when a trusted proxy sent it (the `trustProxy`
+   * rule of `req.ip`; 1 to 128 visible ASCII characters), else a new random UUID. Computed on
+   * first read, then fixed. `requestLogger()` logs it and echoes it in the answer's `X-Request-Id`.
+   */
+  readonly id: string;
+  /** The application's logger, bound to this request's id (`reqId`). Created on first read. */
+  readonly log: Logger;
   /** The parsed body once it has been read (by a `@Body` parameter or `parseBody()`), else `undefined`. */
   readonly parsedBody: unknown;
   /**
@@ -95,7 +117,12 @@ export interface RequestOptions {
   readonly maxBodyDepth: number;
   /** Milliseconds a streamed response may wait for a client that reads nothing; 0 = no limit. */
   readonly sendTimeout: number;
+  /** The application's logger. */
+  readonly logger: Logger;
 }
+
+/** Called once a request's answer is sent: its status, and false when the client left before the end. */
+export type AnsweredListener = (status: number, complete: boolean) => void;
 
 /** The KILN040 TypeError for a header `setResponseHeader` cannot record; the value itself is not echoed. */
 function refusedHeader(name: unknown, value: unknown): KilnError {
@@ -144,6 +171,9 @@ export abstract class RequestCore implements KilnRequest {
   #parsedValue: unknown;
   #json: Promise<unknown> | undefined;
   #streamTaken = false;
+  #id: string | undefined;
+  #log: Logger | undefined;
+  #answered: AnsweredListener[] | undefined;
 
   constructor(method: string, target: string, options: RequestOptions) {
     this.method = method;
@@ -176,6 +206,30 @@ export abstract class RequestCore implements KilnRequest {
 
   get remoteAddress(): string | undefined {
     return this.socketAddress();
+  }
+
+  get id(): string {
+    return (this.#id ??= requestId(this.options.trustProxy, this.headers.get('x-request-id'), this.socketAddress()));
+  }
+
+  get log(): Logger {
+    return (this.#log ??= this.options.logger.child({ reqId: this.id }));
+  }
+
+  get [kLogger](): Logger {
+    return this.options.logger;
+  }
+
+  /** Calls `listener` once the answer is sent. The socket transport overrides this with the response's own event. */
+  [kWhenAnswered](listener: AnsweredListener): void {
+    (this.#answered ??= []).push(listener);
+  }
+
+  /** The in-process transport's end: calls every kWhenAnswered listener with the final status. */
+  [kAnswered](status: number): void {
+    const listeners = this.#answered;
+    this.#answered = undefined;
+    if (listeners !== undefined) for (const listener of listeners) listener(status, true);
   }
 
   // hot path: the rate limiter records three headers on every request

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../http-error.js';
-import { kCloseConnection, kOversizedBody, kSendTimeout } from '../symbols.js';
+import { kCloseConnection, kOversizedBody, kSendTimeout, kWhenAnswered } from '../symbols.js';
 import { bodyTooLarge } from './body-limit.js';
 import { refusedStream } from './body-stream.js';
 import { NodeHeaders, protoHeader } from './node-headers.js';
-import { RequestCore, type RequestOptions } from './kiln-request.js';
+import { type AnsweredListener, RequestCore, type RequestOptions } from './kiln-request.js';
 
 function bodyEndedEarly(): HttpError {
   return new HttpError(400, 'The request body ended before its declared length');
@@ -27,6 +27,12 @@ export class NodeRequest extends RequestCore {
   /** See `sendTimeout` in the server configuration. */
   get [kSendTimeout](): number {
     return this.options.sendTimeout;
+  }
+
+  /** Node emits 'close' on every response: once it is sent, or when the connection ends first. */
+  override [kWhenAnswered](listener: AnsweredListener): void {
+    const response = this.response;
+    response.on('close', () => listener(response.statusCode, response.writableFinished));
   }
 
   get headers(): Headers {

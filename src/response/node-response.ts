@@ -64,7 +64,7 @@ export function writeValue(req: NodeRequest, value: unknown): void {
   let body: string | undefined;
   try {
     if (value instanceof Response) {
-      void writeWebResponse(req, value);
+      writeWebResponse(req, value);
       return;
     }
     body = serialize(req, value);

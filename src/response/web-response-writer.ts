@@ -62,8 +62,8 @@ function drained(res: ServerResponse, timeout: number): Promise<void> {
  * backpressure. Never throws or rejects: what cannot be sent as built is a reported 500, or a cut
  * connection once the head is out.
  */
-export async function writeWebResponse(req: NodeRequest, response: Response): Promise<void> {
-  const res = req.response;
+// hot path: the head and a kept or constructed string/bytes body are written synchronously; only a stream goes async
+export function writeWebResponse(req: NodeRequest, response: Response): void {
   let status: number;
   let headers: string[];
   let body: ReadableStream<unknown> | null;
@@ -126,6 +126,12 @@ export async function writeWebResponse(req: NodeRequest, response: Response): Pr
     return;
   }
 
+  void streamBody(req, status, headers, body);
+}
+
+/** Sends a body stream: with its exact length when it ends within one turn, chunked otherwise. Never rejects. */
+async function streamBody(req: NodeRequest, status: number, headers: string[], body: ReadableStream<unknown>): Promise<void> {
+  const res = req.response;
   const reader = body.getReader();
   // A client that goes away stops the body's source (a fetch upstream, a file) at once.
   const stop = () => reader.cancel().catch(() => {});

@@ -66,7 +66,21 @@ Example('the document describes every route of the example, and the server serve
       .sort(),
     routes,
   );
-  assert.equal(served, written, 'the example has no middleware that describes itself');
+  // RequireApiKey describes itself: the served document gains its API-key scheme on the two write routes.
+  assert.equal(served.components.securitySchemes, {
+    apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'A staff key' },
+  });
+  assert.equal(served.paths['/books'].post.security, [{ apiKey: [] }]);
+  assert.equal(served.paths['/books/{id}'].delete.security, [{ apiKey: [] }]);
+  assert.ok(
+    written.paths['/books'].post.parameters.some((p: { name: string }) => p.name === 'x-api-key'),
+    'the build documents the header use() reads',
+  );
+  assert.is(served.paths['/books'].post.parameters, undefined, 'served: the scheme sends it, so it is not asked for twice');
+  const { components: _w, paths: writtenPaths, ...writtenRest } = written;
+  const { components: _s, paths: servedPaths, ...servedRest } = served;
+  assert.equal(servedRest, writtenRest);
+  assert.equal(servedPaths['/books'].get, writtenPaths['/books'].get, 'a route without the guard is served as written');
 });
 
 Example('the OpenAPI page shows the generated document of GET /books/{id}/availability verbatim', () => {
@@ -77,6 +91,7 @@ Example('the OpenAPI page shows the generated document of GET /books/{id}/availa
 });
 
 const key = { 'x-api-key': 'let-me-in' };
+const clerkKey = { 'x-api-key': 'clerk-key' };
 const book = { title: 'Dune', author: 'Frank Herbert', genre: 'fiction', tags: ['sf'], published: '1965-08-01', price: 9.5 };
 const samples: Record<string, Sample[]> = {
   'BooksController.list': [
@@ -98,6 +113,13 @@ const samples: Record<string, Sample[]> = {
     {
       method: 'POST',
       path: '/books',
+      headers: { ...clerkKey, 'content-type': 'application/json' },
+      body: JSON.stringify(book),
+      status: 201,
+    },
+    {
+      method: 'POST',
+      path: '/books',
       headers: { ...key, 'content-type': 'application/json' },
       body: JSON.stringify({ ...book, price: -1 }),
       status: 400,
@@ -105,6 +127,7 @@ const samples: Record<string, Sample[]> = {
   ],
   'BooksController.remove': [
     { method: 'DELETE', path: '/books/3', headers: key, status: 204 },
+    { method: 'DELETE', path: '/books/2', headers: clerkKey, status: 403 },
     { method: 'DELETE', path: '/books/3', headers: key, status: 404 },
   ],
   'BooksController.exportCsv': [

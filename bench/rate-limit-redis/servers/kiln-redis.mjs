@@ -1,5 +1,5 @@
 // Kiln: route (b) behind a global rateLimit backed by a RedisStore (ioredis).
-// Usage: node kiln-redis.mjs <port>   (REDIS_URL, RL_MAX, RL_WINDOW_MS from the environment)
+// Usage: node kiln-redis.mjs <port>   (REDIS_URL, RL_MAX, RL_WINDOW_MS, RL_ALGORITHM from the environment)
 import { Redis } from 'ioredis';
 import { createServer } from '@kiln/core';
 import { rateLimit, RedisStore } from '@kiln/rate-limit';
@@ -11,7 +11,14 @@ const client = new Redis(process.env.REDIS_URL);
 const store = new RedisStore({ client, prefix: 'bench-kiln:' });
 const app = createServer({
   controllers: [HelloController, UsersController],
-  middlewares: [rateLimit({ max: Number(process.env.RL_MAX), windowMs: Number(process.env.RL_WINDOW_MS), store })],
+  middlewares: [
+    rateLimit({
+      max: Number(process.env.RL_MAX),
+      windowMs: Number(process.env.RL_WINDOW_MS),
+      algorithm: process.env.RL_ALGORITHM ?? 'sliding-log',
+      store,
+    }),
+  ],
   strictValidation: true,
 });
 await app.listen(port, '127.0.0.1');

@@ -1,4 +1,4 @@
-import { Injectable } from '@kiln/core';
+import { Inject, Injectable, Logger } from '@kiln/core';
 import { Genre, type Book, type NewBook } from './book.js';
 
 /**
@@ -10,8 +10,9 @@ export class BookStore {
   #books = new Map<number, Book>();
   #nextId = 1;
 
-  constructor() {
-    this.add({
+  // The application's logger, injected by its token (it is an interface: no class to inject by type).
+  constructor(@Inject(Logger) private readonly log: Logger) {
+    this.#insert({
       title: 'The Left Hand of Darkness',
       author: 'Ursula K. Le Guin',
       genre: Genre.Fiction,
@@ -19,7 +20,7 @@ export class BookStore {
       published: '1969-03-01',
       price: 12.5,
     });
-    this.add({
+    this.#insert({
       title: 'A Short History of Nearly Everything',
       author: 'Bill Bryson',
       genre: Genre.Science,
@@ -27,10 +28,23 @@ export class BookStore {
       published: '2003-05-06',
       price: 15,
     });
-    this.add({ title: 'SPQR', author: 'Mary Beard', genre: Genre.History, tags: ['rome', 'popular'], published: '2015-10-20', price: 18 });
+    this.#insert({
+      title: 'SPQR',
+      author: 'Mary Beard',
+      genre: Genre.History,
+      tags: ['rome', 'popular'],
+      published: '2015-10-20',
+      price: 18,
+    });
   }
 
   add(book: NewBook): Book {
+    const stored = this.#insert(book);
+    this.log.info({ bookId: stored.id, title: stored.title }, 'book added');
+    return stored;
+  }
+
+  #insert(book: NewBook): Book {
     const stored: Book = { ...book, id: this.#nextId++, published: new Date(book.published) };
     this.#books.set(stored.id, stored);
     return stored;
@@ -41,7 +55,9 @@ export class BookStore {
   }
 
   remove(id: number): boolean {
-    return this.#books.delete(id);
+    const removed = this.#books.delete(id);
+    if (removed) this.log.info({ bookId: id }, 'book removed');
+    return removed;
   }
 
   all(): Book[] {

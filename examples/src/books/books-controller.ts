@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, HttpError, HttpStatus, Param, Post, Query } from '@kiln/core';
+import { Roles } from '../auth/roles.js';
 import { RequireApiKey } from '../middleware/require-api-key.js';
 import { Genre, Stock, type Book, type NewBook, type SortOrder } from './book.js';
 import { BookStore } from './book-store.js';
@@ -79,9 +80,10 @@ export class BooksController {
   /**
    * Add a book
    *
-   * Needs the shop's API key; typia validates the body against `NewBook` before the handler runs.
+   * Needs a staff key (a clerk's will do); typia validates the body against `NewBook` before the handler runs.
    */
   @Post('/', RequireApiKey)
+  @Roles('clerk')
   @HttpStatus(HttpCode.CREATED)
   create(@Body() book: NewBook) {
     return this.store.add(book);
@@ -89,10 +91,13 @@ export class BooksController {
 
   /**
    * Remove a book
+   *
+   * Needs a manager's key.
    * @param id the book's id
    * @response 404 No book has this id
    */
   @Delete('/:id', RequireApiKey)
+  @Roles('manager')
   @HttpStatus(HttpCode.NO_CONTENT)
   remove(@Param('id') id: number) {
     if (!this.store.remove(id)) throw new HttpError(404, `Book ${id} not found`);

@@ -7,6 +7,7 @@ export const rateLimitErrorCodes = {
   KILN202: 'a store was handed to a second `rateLimit()`',
   KILN203: 'a `MemoryStore` or `RedisStore` option has an invalid value',
   KILN204: 'a `RedisStore` got no client, or a client that is neither ioredis nor redis',
+  KILN206: '`limiter.resetAll()` on a store without `resetAll()`, or a RedisStore client without SCAN/UNLINK',
   KILN205: "`rateLimit({ trustProxy })` is deprecated: the server's `trustProxy` governs the default key (a warning, not an error)",
 } as const;
 

@@ -1,5 +1,5 @@
 import type { KilnRequest } from '@kiln/core';
-import type { RateLimitStore } from './rate-limit-store.js';
+import type { RateLimitAlgorithm, RateLimitStore } from './rate-limit-store.js';
 import type { StandardHeaders } from './rate-limit-headers.js';
 
 /** Options of `rateLimit`. Every one is optional. */
@@ -20,6 +20,17 @@ export interface RateLimitOptions {
   keyGenerator?: (req: KilnRequest) => string;
   /** Counter storage. Default: a new `MemoryStore`. A store serves one `rateLimit()`. */
   store?: RateLimitStore;
+  /**
+   * How the window is counted. `'sliding-log'` (default): exact, one timestamp per counted request
+   * (memory per key grows with `max`). `'sliding-window-counter'`: the weighted two-window
+   * estimate, O(1) memory per key whatever `max` is (one short string per key in Redis, one
+   * round trip per request); it never counts more than `max` in an aligned window, and fewer than
+   * `2 × max` in any sliding one (the rate-limiting guide derives the bound). Both built-in stores
+   * implement both; a custom store is told through `init` and must refuse what it cannot do.
+   *
+   * @example rateLimit({ max: 1000, windowMs: 60_000, algorithm: 'sliding-window-counter', store: new RedisStore({ client }) })
+   */
+  algorithm?: RateLimitAlgorithm;
   /**
    * Answers a refused request. It may return data (sent as JSON with status 429), a `Response`
    * (sent as is), `undefined` (the default 429), or throw `HttpError(429, message)`.

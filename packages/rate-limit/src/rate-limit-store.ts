@@ -1,11 +1,26 @@
 /**
- * What `rateLimit` tells its store once, at creation: the window and the limit it enforces.
+ * How a store counts a window:
+ * - `'sliding-log'` (default): the exact sliding window, one timestamp per counted request (memory
+ *   per key grows with `max`);
+ * - `'sliding-window-counter'`: two counts per key (the current and the previous fixed window),
+ *   the previous one weighted by how much of it the sliding window still covers. O(1) memory per
+ *   key whatever `max` is; an estimate whose error bound the rate-limiting guide derives.
+ */
+export type RateLimitAlgorithm = 'sliding-log' | 'sliding-window-counter';
+
+/**
+ * What `rateLimit` tells its store once, at creation: the window, the limit and how to count.
  */
 export interface RateLimitStoreOptions {
   /** Window length in milliseconds. */
   readonly windowMs: number;
   /** Requests allowed per window. */
   readonly max: number;
+  /**
+   * The counting method the limiter was given (`rateLimit({ algorithm })`); `undefined` means the
+   * sliding log. A store that cannot count this way must throw from `init`.
+   */
+  readonly algorithm?: RateLimitAlgorithm;
 }
 
 /** The result of counting one request, for stores that know when their window frees a slot. */
@@ -25,10 +40,15 @@ export interface RateLimitHit {
  * when it gets a promise.
  *
  * - `increment(key)` counts one request for `key` and returns the requests in the window, this
- *   one included. Called once per request that is not skipped.
- * - `reset(key)` forgets `key`. Never called by the middleware; for your own code (an admin
- *   route, a test).
- * - `init(options)`, optional, is called once by `rateLimit` when the store is handed to it.
+ *   one included; a count above `max` refuses the request. Called once per request that is not
+ *   skipped.
+ * - `reset(key)` forgets `key`. Never called by the middleware itself; `limiter.resetKey(key)`
+ *   calls it (an admin route, a test).
+ * - `resetAll()`, optional, forgets every key of this store; `limiter.resetAll()` calls it (and
+ *   throws KILN206 when the store has none). The built-in stores have it.
+ * - `init(options)`, optional, is called once by `rateLimit` when the store is handed to it; it
+ *   must throw for an `options.algorithm` it does not implement. A store without `init` can only
+ *   serve the default sliding log.
  * - `hit(key)`, optional, does what `increment` does and also says when the window frees a slot.
  *   When it is there the middleware calls it instead of `increment`, so `RateLimit-Reset` and
  *   `Retry-After` are exact; without it they are estimated as now + `windowMs`.
@@ -50,6 +70,7 @@ export interface RateLimitHit {
 export interface RateLimitStore {
   increment(key: string): number | Promise<number>;
   reset(key: string): void | Promise<void>;
+  resetAll?(): unknown;
   init?(options: RateLimitStoreOptions): void;
   hit?(key: string): RateLimitHit | Promise<RateLimitHit>;
 }

@@ -1,10 +1,10 @@
-import type { KilnRequest, MiddlewareFunction } from '@kiln/core';
-import { boundedKey, defaultKeyGenerator } from './client-key.js';
+import type { KilnRequest } from '@kiln/core';
+import { addressKey, boundedKey, defaultKeyGenerator } from './client-key.js';
 import { MemoryStore } from './memory-store.js';
 import type { RateLimitOptions } from './rate-limit-options.js';
 import { RateLimitError } from './rate-limit-error.js';
 import { defaultPolicyName, headerWriter, isPolicyName, standardHeaderModes } from './rate-limit-headers.js';
-import type { RateLimitHit } from './rate-limit-store.js';
+import type { RateLimitHit, RateLimitStore } from './rate-limit-store.js';
 import { handlerResponse, tooManyRequests } from './too-many-requests.js';
 import { withOpenApiDescription } from './openapi-description.js';
 
@@ -51,6 +51,19 @@ function checkOptions(options: RateLimitOptions, max: number, windowMs: number):
   if (store !== undefined && (store === null || typeof store.increment !== 'function' || typeof store.reset !== 'function')) {
     throw new RateLimitError('KILN201', 'rateLimit: store must have increment(key) and reset(key) methods');
   }
+  const algorithm = options.algorithm;
+  if (algorithm !== undefined && algorithm !== 'sliding-log' && algorithm !== 'sliding-window-counter') {
+    throw new RateLimitError(
+      'KILN201',
+      `rateLimit: algorithm must be 'sliding-log' or 'sliding-window-counter', got ${JSON.stringify(algorithm)}`,
+    );
+  }
+  if (algorithm === 'sliding-window-counter' && store !== undefined && typeof store.init !== 'function') {
+    throw new RateLimitError(
+      'KILN201',
+      "rateLimit: algorithm 'sliding-window-counter' needs a store that is told it through init(); this store has no init()",
+    );
+  }
 }
 
 let warnedTrustProxy = false;
@@ -63,6 +76,31 @@ function warnTrustProxy(): void {
     'rateLimit({ trustProxy }) is deprecated: the default key is req.ip, governed by createServer({ trustProxy }). rateLimit({ trustProxy: false }) still keys on the socket address alone.',
     { type: 'DeprecationWarning', code: 'KILN205' },
   );
+}
+
+/**
+ * What `rateLimit()` returns: the middleware, plus a way to forget counters (between tests, for an
+ * admin route, or when several apps of one process share a limiter defined at module level).
+ */
+export interface RateLimitMiddleware {
+  /** The middleware itself (a Kiln `MiddlewareFunction`), spelled out so the type stands alone. */
+  (req: KilnRequest, next: () => Promise<Response>): unknown;
+  /**
+   * Forgets one key: the key as `keyGenerator` returns it (with the default key, the client address
+   * as `req.ip` gives it; an IPv6 address is grouped by `ipv6Subnet` here too).
+   *
+   * @example await loginLimit.resetKey('alice@example.com');
+   */
+  resetKey(key: string): Promise<void>;
+  /**
+   * Forgets every key of this limiter's store (`store.resetAll()`; KILN206 when the store has none).
+   * A `RedisStore` deletes every key of its prefix.
+   *
+   * @example beforeEach(() => loginLimit.resetAll());
+   */
+  resetAll(): Promise<void>;
+  /** The store counting for this limiter (the default `MemoryStore` when none was given). */
+  readonly store: RateLimitStore;
 }
 
 /**
@@ -86,13 +124,17 @@ function warnTrustProxy(): void {
  *
  * createServer({ controllers: [Auth], middlewares: [rateLimit()] });  // 100 per minute overall
  * ```
+ *
+ * Counters live in the store, not in the app: a limiter defined at module level counts across
+ * every `createServer()` that uses it. Call `limiter.resetAll()` between tests, or create the
+ * limiter (and so its store) inside the function that builds each app.
  */
-export function rateLimit(options: RateLimitOptions = {}): MiddlewareFunction {
+export function rateLimit(options: RateLimitOptions = {}): RateLimitMiddleware {
   const max = options?.max ?? 100;
   const windowMs = options?.windowMs ?? 60_000;
   checkOptions(options, max, windowMs);
   const store = options.store ?? new MemoryStore();
-  store.init?.({ windowMs, max });
+  store.init?.({ windowMs, max, algorithm: options.algorithm ?? 'sliding-log' });
   if (options.trustProxy !== undefined && options.keyGenerator === undefined) warnTrustProxy();
   const customKey = options.keyGenerator;
   const keyGenerator = customKey ?? defaultKeyGenerator(options.ipv6Subnet ?? 56, options.trustProxy === false);
@@ -141,7 +183,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareFunction {
   };
 
   // The served OpenAPI document learns the 429 and headers of every route this limiter guards.
-  return withOpenApiDescription(
+  const middleware = withOpenApiDescription(
     function rateLimitMiddleware(req: KilnRequest): unknown {
       if (skip !== undefined) {
         const skipped = skip(req);
@@ -152,4 +194,18 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareFunction {
     },
     { max, windowMs, standardHeaders, legacyHeaders, customHandler: handler !== undefined },
   );
+  const subnet = options.ipv6Subnet ?? 56;
+  return Object.assign(middleware, {
+    store,
+    async resetKey(key: string): Promise<void> {
+      if (typeof key !== 'string') throw new RateLimitError('KILN201', `limiter.resetKey(key): key must be a string, got ${typeof key}`);
+      // the key the middleware would have counted under
+      await store.reset(customKey === undefined ? addressKey(key, subnet) : boundedKey(key));
+    },
+    async resetAll(): Promise<void> {
+      if (typeof store.resetAll !== 'function')
+        throw new RateLimitError('KILN206', 'limiter.resetAll(): this store has no resetAll(); add one, or give each app its own limiter');
+      await store.resetAll();
+    },
+  });
 }

@@ -6,6 +6,18 @@ export interface IoRedisClientLike {
   eval(script: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
   del(key: string): Promise<unknown>;
   zrem(key: string, member: string): Promise<unknown>;
+  /** For `resetAll`. */
+  scan?(
+    cursor: string,
+    matchToken: 'MATCH',
+    pattern: string,
+    countToken: 'COUNT',
+    count: number,
+  ): Promise<[cursor: string, keys: string[]]>;
+  /** For `resetAll`. */
+  unlink?(...keys: string[]): Promise<unknown>;
+  /** An ioredis `Cluster`: its master nodes, each scanned by `resetAll`. */
+  nodes?(role: 'master'): IoRedisClientLike[];
 }
 
 /** The part of a `redis` (node-redis 4 or later) client that `RedisStore` uses. */
@@ -14,6 +26,13 @@ export interface NodeRedisClientLike {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   del(key: string): Promise<unknown>;
   zRem(key: string, member: string): Promise<unknown>;
+  /** For `resetAll`. */
+  scanIterator?(options: { MATCH: string; COUNT: number }): AsyncIterable<string[] | string>;
+  /** For `resetAll`. */
+  unlink?(keys: string | string[]): Promise<unknown>;
+  /** A node-redis cluster: its masters, each scanned by `resetAll` through `nodeClient`. */
+  readonly masters?: readonly unknown[];
+  nodeClient?(node: never): Promise<NodeRedisClientLike>;
 }
 
 /**
@@ -28,6 +47,49 @@ export interface ScriptRunner {
   run(sha: string, script: string, key: string, args: string[]): Promise<unknown>;
   del(key: string): Promise<unknown>;
   remove(key: string, member: string): Promise<unknown>;
+  /** Deletes every key matching a SCAN pattern, on every master of a cluster; resolves to how many. */
+  deleteMatching(pattern: string): Promise<number>;
+}
+
+function needs(what: string): never {
+  throw new RateLimitError('KILN206', `RedisStore.resetAll needs the client's ${what}`);
+}
+
+/** node-redis: SCAN each master (or the one server), UNLINK key by key (keys of a cluster are in different slots). */
+async function deleteMatchingNodeRedis(redis: NodeRedisClientLike, pattern: string): Promise<number> {
+  const unlink = redis.unlink?.bind(redis) ?? needs('unlink');
+  const nodes =
+    redis.masters !== undefined && redis.nodeClient !== undefined
+      ? await Promise.all(redis.masters.map((master) => redis.nodeClient!(master as never)))
+      : [redis];
+  let deleted = 0;
+  for (const node of nodes) {
+    const pages = node.scanIterator?.({ MATCH: pattern, COUNT: 1000 }) ?? needs('scanIterator');
+    for await (const page of pages) {
+      const keys = typeof page === 'string' ? [page] : page;
+      await Promise.all(keys.map((key) => unlink(key)));
+      deleted += keys.length;
+    }
+  }
+  return deleted;
+}
+
+/** ioredis: SCAN each master (or the one server), UNLINK key by key. */
+async function deleteMatchingIoRedis(redis: IoRedisClientLike, pattern: string): Promise<number> {
+  const unlink = redis.unlink?.bind(redis) ?? needs('unlink');
+  const nodes = typeof redis.nodes === 'function' ? redis.nodes('master') : [redis];
+  let deleted = 0;
+  for (const node of nodes) {
+    if (typeof node.scan !== 'function') needs('scan');
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan!(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      await Promise.all(keys.map((key) => unlink(key)));
+      deleted += keys.length;
+      cursor = String(next);
+    } while (cursor !== '0');
+  }
+  return deleted;
 }
 
 function isNoScript(error: unknown): boolean {
@@ -46,6 +108,7 @@ export function scriptRunner(client: RedisClientLike): ScriptRunner {
         }),
       del: (key) => redis.del(key),
       remove: (key, member) => redis.zRem(key, member),
+      deleteMatching: (pattern) => deleteMatchingNodeRedis(redis, pattern),
     };
   }
   if (typeof (client as IoRedisClientLike).evalsha === 'function') {
@@ -58,6 +121,7 @@ export function scriptRunner(client: RedisClientLike): ScriptRunner {
         }),
       del: (key) => redis.del(key),
       remove: (key, member) => redis.zrem(key, member),
+      deleteMatching: (pattern) => deleteMatchingIoRedis(redis, pattern),
     };
   }
   throw new RateLimitError('KILN204', 'RedisStore needs an ioredis client (evalsha) or a redis client (evalSha)');

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { scriptRunner, type RedisClientLike, type ScriptRunner } from './redis-client.js';
 import type { RateLimitHit, RateLimitStore, RateLimitStoreOptions } from './rate-limit-store.js';
 import { slidingWindowScript, slidingWindowSha } from './sliding-window-script.js';
+import { slidingWindowCounterScript, slidingWindowCounterSha } from './sliding-window-counter-script.js';
+import { settle } from './sliding-window-counter.js';
 import { RateLimitError } from './rate-limit-error.js';
 
 export interface RedisStoreOptions {
@@ -30,6 +32,11 @@ export interface RedisStoreOptions {
   clock?: () => number;
 }
 
+/** A SCAN MATCH pattern matching `text` literally. */
+function globEscape(text: string): string {
+  return text.replace(/[*?[\]\\]/g, '\\$&');
+}
+
 /** Redis did not answer in time. */
 export class RedisStoreTimeoutError extends Error {
   override name = 'RedisStoreTimeoutError';
@@ -39,6 +46,9 @@ export class RedisStoreTimeoutError extends Error {
  * A store shared by every process that points at the same Redis (and prefix): the sliding log of
  * `MemoryStore` as one sorted set per key, counted by one atomic Lua script, so the limit holds
  * across processes and machines. The client is passed in; `ioredis` and `redis` both work.
+ * With `rateLimit({ algorithm: 'sliding-window-counter' })` each key is instead one short string
+ * (`"<window> <previous> <current>"`) updated by a script of at most three commands: O(1) memory
+ * per key whatever `max` is, still one round trip.
  *
  * @example
  * ```ts
@@ -59,7 +69,10 @@ export class RedisStore implements RateLimitStore {
   readonly #timeoutMs: number;
   readonly #onError: (error: unknown) => void;
   #windowMs = 60_000;
+  #max = -1;
   #maxArg = '-1';
+  /** `algorithm: 'sliding-window-counter'`: one string per key instead of a sorted set. */
+  #counter = false;
   #initialised = false;
   /** Members of the sorted sets must be unique across every process: a random id + a counter. */
   readonly #id = randomBytes(6).toString('base64url');
@@ -114,7 +127,9 @@ export class RedisStore implements RateLimitStore {
     }
     this.#initialised = true;
     this.#windowMs = Math.ceil(options.windowMs);
+    this.#max = options.max;
     this.#maxArg = String(options.max);
+    this.#counter = options.algorithm === 'sliding-window-counter';
   }
 
   /** Counts a request for `key`; resolves to the requests in the window, this one included (0: Redis failed, failing open). */
@@ -141,26 +156,50 @@ export class RedisStore implements RateLimitStore {
     // In Redis time: past it, this request has been given up (timed out) and the script must not count it.
     const deadline = this.#offset === undefined ? -1 : sentAt + this.#offset + this.#timeoutMs;
     const args = [String(this.#windowMs), this.#maxArg, member, String(deadline), this.#clock === undefined ? '' : String(this.#clock())];
-    return this.#withTimeout(this.#redis.run(slidingWindowSha, slidingWindowScript, redisKey, args)).then(
-      (reply) => {
-        const [count, wait, now] = reply as [number | string, number | string, number | string];
-        if (Number(count) < 0)
+    const reply = this.#counter
+      ? this.#redis.run(slidingWindowCounterSha, slidingWindowCounterScript, redisKey, args)
+      : this.#redis.run(slidingWindowSha, slidingWindowScript, redisKey, args);
+    return this.#withTimeout(reply).then(
+      (values) => {
+        const reply = (values as (number | string)[]).map(Number);
+        if (reply[0]! < 0)
           return this.#failed(
             new RedisStoreTimeoutError('Redis ran the command after this request had given up on it; it was not counted'),
           );
         this.#failing = false;
-        this.#learnOffset(Number(now) - sentAt, sentAt);
-        return { count: Number(count), resetTime: Date.now() + Number(wait) };
+        const now = reply[this.#counter ? 3 : 2]!;
+        this.#learnOffset(now - sentAt, sentAt);
+        return this.#counter ? this.#counterHit(reply, now) : { count: reply[0]!, resetTime: Date.now() + reply[1]! };
       },
       (error: unknown) => {
-        this.#forget(redisKey, member);
+        // The counter keeps no per-request member to take back: a late run is stopped by the deadline alone.
+        if (!this.#counter) this.#forget(redisKey, member);
         return this.#failed(error);
       },
     );
   }
 
+  /** The counter script's reply { counted, previous, current, now } as a hit, its reset time moved to local time. */
+  #counterHit(reply: number[], now: number): RateLimitHit {
+    const windowMs = this.#windowMs;
+    const window = Math.floor(now / windowMs);
+    const counts = { window, previous: reply[1]!, current: reply[2]! };
+    const hit = settle(counts, reply[0] === 1, now, now - window * windowMs, windowMs, this.#max);
+    hit.resetTime = Date.now() + (hit.resetTime - now);
+    return hit;
+  }
+
   async reset(key: string): Promise<void> {
     await this.#withTimeout(this.#redis.del(this.keyFor(key)));
+  }
+
+  /**
+   * Deletes every key of this store's prefix (SCAN + UNLINK, on every master of a cluster client;
+   * no timeout: it walks the keyspace). Give each `rateLimit()` its own prefix, or this also
+   * clears the others. Resolves to how many keys were deleted.
+   */
+  resetAll(): Promise<number> {
+    return this.#redis.deleteMatching(`${globEscape(this.#prefix)}{*}`);
   }
 
   /**

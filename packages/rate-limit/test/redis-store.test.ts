@@ -18,7 +18,10 @@ import {
 import { connectRedis, redisClient, redisUrl } from './support/redis.js';
 import { withClock } from './support/clock.js';
 import { get, limitHeaders, start } from './support/server.js';
-import { storeContract } from './support/store-contract.js';
+import { counterContract, storeContract } from './support/store-contract.js';
+import { burstAtWindowEndTrace, steadyTrace } from './support/trace.js';
+import { MemoryStore, type RateLimitHit } from '@kiln/rate-limit';
+import { createClient } from 'redis';
 
 const prefix = `kiln-rl-test:${process.pid}:`;
 
@@ -200,6 +203,99 @@ function redisStore(windowMs: number, max: number, extra: Partial<ConstructorPar
 }
 
 storeContract(redisTest, 'RedisStore', (windowMs, max) => redisStore(windowMs, max, { clock: () => Date.now() }));
+
+function counterRedisStore(windowMs: number, max: number, extra: Partial<ConstructorParameters<typeof RedisStore>[0]> = {}) {
+  const store = new RedisStore({ client: client!, prefix, clock: () => Date.now(), ...extra });
+  store.init({ windowMs, max, algorithm: 'sliding-window-counter' });
+  return store;
+}
+
+counterContract(redisTest, 'RedisStore', (windowMs, max) => counterRedisStore(windowMs, max));
+
+redisTest('counter: one short string per key, expiring when the next window ends; memory does not grow with max', () =>
+  withClock(1_767_225_601_250, async () => {
+    const store = counterRedisStore(1000, 1_000_000, { prefix: `${prefix}counter-shape:` });
+    for (let i = 0; i < 300; i++) await store.hit('shape');
+    const key = store.keyFor('shape');
+    assert.is(await client!.type(key), 'string');
+    assert.is(await client!.get(key), '1767225601 0 300', '<window index> <previous> <current>');
+    const ttl = await client!.pttl(key);
+    assert.ok(ttl > 1500 && ttl <= 1750, `pttl ${ttl}: the end of the next window`);
+    const bytes = Number(await client!.memory('USAGE', key, 'SAMPLES', 0));
+    console.log(`counter key: MEMORY USAGE ${bytes} bytes after 300 requests at max 1,000,000`);
+    assert.ok(bytes <= 200, `MEMORY USAGE ${bytes}`);
+  }),
+);
+
+redisTest('counter: the script runs at most three Redis commands (TIME, GET, SET)', async () => {
+  const { slidingWindowCounterScript } = await import(
+    new URL('./sliding-window-counter-script.js', import.meta.resolve('@kiln/rate-limit')).href
+  );
+  const calls = [...String(slidingWindowCounterScript).matchAll(/redis\.call\('(\w+)'/g)].map((m) => m[1]);
+  assert.equal(calls, ['TIME', 'GET', 'SET']);
+});
+
+redisTest('counter: RedisStore decides exactly as MemoryStore on recorded traces (same counts, same reset times)', async () => {
+  const windowMs = 10_000;
+  const start = 1_767_225_600_000;
+  for (const trace of [steadyTrace('steady', 7, start, windowMs, 30, 8), burstAtWindowEndTrace('bursts', 8, start, windowMs, 20, 8)]) {
+    await withClock(start, async (clock) => {
+      const memory = new MemoryStore();
+      memory.init({ windowMs, max: 20, algorithm: 'sliding-window-counter' });
+      const shared = counterRedisStore(windowMs, 20, { prefix: `${prefix}trace-${trace.name}:`, timeoutMs: 10_000 });
+      const fromMemory: RateLimitHit[] = [];
+      const fromRedis: RateLimitHit[] = [];
+      for (const time of trace.times) {
+        clock.now = time;
+        fromMemory.push(memory.hit('k'));
+        fromRedis.push(await shared.hit('k'));
+      }
+      assert.equal(fromRedis, fromMemory, trace.name);
+      assert.ok(fromMemory.some((hit) => hit.count > 20) && fromMemory.some((hit) => hit.count <= 20), 'the trace both counts and refuses');
+      memory.close();
+    });
+  }
+});
+
+redisTest('resetKey and resetAll over HTTP (ioredis and node-redis): resetAll deletes exactly the keys of its prefix', async () => {
+  const nodeRedis = await createClient({ url: redisUrl }).connect();
+  try {
+    for (const [name, redisClientUnderTest] of [
+      ['ioredis', client!],
+      ['redis', nodeRedis],
+    ] as const) {
+      const own = `${prefix}reset-${name}:`;
+      const other = new RedisStore({ client: client!, prefix: `${prefix}other-${name}:` });
+      other.init({ windowMs: 60_000, max: 1 });
+      await other.hit('bystander');
+      const limiter = rateLimit({
+        max: 1,
+        windowMs: 60_000,
+        store: new RedisStore({ client: redisClientUnderTest as RedisClientLike, prefix: own }),
+        keyGenerator: (req) => req.headers.get('x-user') ?? 'anonymous',
+      });
+      @Controller('/')
+      class Login {
+        @Get('/login') login() {
+          return { ok: true };
+        }
+      }
+      const s = await start({ controllers: [Login], middlewares: [limiter] });
+      const login = (user: string) => get(s.base, '/login', { 'x-user': user }).then((r) => r.status);
+      assert.equal([await login('alice'), await login('alice'), await login('bob'), await login('bob')], [200, 429, 200, 429], name);
+      await limiter.resetKey('alice');
+      assert.equal([await login('alice'), await login('bob')], [200, 429], `${name}: resetKey forgot alice only`);
+      for (let i = 0; i < 30; i++) await login(`user-${i}`); // more keys than one SCAN page needs
+      await limiter.resetAll();
+      assert.equal(await client!.keys(`${own}*`), [], `${name}: no key of the prefix is left`);
+      assert.equal([await login('alice'), await login('bob')], [200, 200], `${name}: resetAll forgot everyone`);
+      assert.is(await client!.exists(other.keyFor('bystander')), 1, `${name}: another prefix is untouched`);
+      await s.close();
+    }
+  } finally {
+    await nodeRedis.quit();
+  }
+});
 
 redisTest('keys live under the prefix as <prefix>{<key>}, a sorted set that expires with the window', async () => {
   const store = redisStore(1500, 2);

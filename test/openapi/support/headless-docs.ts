@@ -68,3 +68,63 @@ export async function renderDocsPage(url: string, expected: number): Promise<Ren
     await browser.close();
   }
 }
+
+export interface TryItOut {
+  /** The token typed into Swagger UI's Authorize dialog; none leaves the page unauthorised. */
+  readonly token?: string;
+  /** The `data-path` of the operation to run (`/notes/{id}`). */
+  readonly path: string;
+  /** Values for the operation's parameters, by name, typed into "Try it out". */
+  readonly parameters?: Readonly<Record<string, string>>;
+}
+
+export interface TriedOperation {
+  /** The status Swagger UI shows for the live response. */
+  readonly status: number;
+  /** The `Authorization` header of the request the page sent to the server. */
+  readonly authorization: string | null;
+}
+
+/**
+ * Does what a person does on the docs page, once per run, each in a fresh browser context (no
+ * authorisation carried over): Authorize (when the run has a token), open an operation, "Try it
+ * out", fill its parameters, "Execute", and read the live response's status.
+ */
+export async function tryItOut(url: string, runs: readonly TryItOut[]): Promise<TriedOperation[]> {
+  if (!existsSync(executablePath)) throw new Error(`${executablePath} is needed: apt-get install chromium`);
+  const browser = await chromium.launch({ executablePath, args });
+  try {
+    const results: TriedOperation[] = [];
+    for (const run of runs) {
+      const context = await browser.newContext();
+      await context.route('**/*', (route) => (new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort()));
+      const page = await context.newPage();
+      let authorization: string | null = null;
+      page.on('request', (request) => {
+        if (request.resourceType() === 'fetch' && new URL(request.url()).pathname !== '/openapi.json')
+          authorization = request.headers().authorization ?? null;
+      });
+      await page.goto(url);
+      await page.waitForSelector('.opblock', { timeout: 90_000 });
+      if (run.token !== undefined) {
+        await page.click('button.authorize');
+        await page.fill('.modal-ux .auth-container input', run.token);
+        await page.click('.modal-ux .auth-btn-wrapper button.authorize');
+        await page.click('.modal-ux button.btn-done');
+      }
+      const block = page.locator('.opblock', { has: page.locator(`.opblock-summary-path[data-path="${run.path}"]`) });
+      await block.locator('.opblock-summary').first().click();
+      await block.locator('button.try-out__btn').click();
+      for (const [name, value] of Object.entries(run.parameters ?? {}))
+        await block.locator(`tr[data-param-name="${name}"] input`).fill(value);
+      await block.locator('button.execute').click();
+      const status = block.locator('.live-responses-table .response .response-col_status').first();
+      await status.waitFor({ timeout: 30_000 });
+      results.push({ status: Number((await status.textContent())?.trim()), authorization });
+      await context.close();
+    }
+    return results;
+  } finally {
+    await browser.close();
+  }
+}

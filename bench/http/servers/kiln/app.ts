@@ -1,16 +1,25 @@
 // The Kiln benchmark application, without a socket: routes (a)–(c), and with `rateLimited` every
-// route behind a global @kiln/rate-limit. server.ts listens with it; the in-process benchmark
+// route behind a global @kiln/rate-limit; with `logFile`, behind requestLogger() writing to that file. server.ts listens with it; the in-process benchmark
 // drives its `handler` directly.
-import { createServer, type KilnServer, type MiddlewareLike } from '@kiln/core';
+import { createServer, requestLogger, type KilnServer, type Logger, type MiddlewareLike } from '@kiln/core';
 import { HelloController, MixedController, UsersController } from './users-controller.js';
 
-export async function createKilnApp({ rateLimited = false } = {}): Promise<KilnServer> {
+export async function createKilnApp({ rateLimited = false, logFile = undefined as string | undefined } = {}): Promise<KilnServer> {
   const middlewares: MiddlewareLike[] = [];
+  let logger: Logger | undefined;
+  if (logFile !== undefined) {
+    // The logged variant: requestLogger() first, pino writing to a file through its own buffered
+    // destination (sonic-boom, sync: false), as a production app logs. pino is Kiln's optional
+    // peer, installed at the repository's root.
+    const { default: pino } = await import('pino');
+    logger = pino(pino.destination({ dest: logFile, sync: false }));
+    middlewares.push(requestLogger());
+  }
   if (rateLimited) {
     // Loaded only for scenario (d): the other servers run without it, like the other frameworks'.
     const { rateLimit } = await import('@kiln/rate-limit');
     middlewares.push(rateLimit({ max: 1_000_000_000, windowMs: 60_000 }));
   }
   // strictValidation: typed APIs run with it (route (c)'s body is validated only then).
-  return createServer({ controllers: [HelloController, UsersController, MixedController], middlewares, strictValidation: true });
+  return createServer({ controllers: [HelloController, UsersController, MixedController], middlewares, strictValidation: true, logger });
 }

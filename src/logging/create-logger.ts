@@ -1,0 +1,56 @@
+// pino is an optional peer dependency: loaded on first use, synchronously (createServer is
+// synchronous), through the runtime's own module loader, and never imported at the top of a
+// module, so an application without pino (or a runtime without CommonJS) loads nothing extra.
+import { JsonLogger, type LogDestination } from './json-logger.js';
+import { type LogLevel, type Logger, levelValues } from './logger.js';
+import { KilnError } from '../kiln-error.js';
+
+/** How Kiln builds the application's logger when it is not given one. */
+export interface LoggerOptions {
+  /** The quietest level written. Default `'info'` (`'debug'` with `createServer({ debug: true })`). */
+  level?: LogLevel;
+  /** Where lines go. Default standard output. */
+  destination?: LogDestination;
+  /** Use pino when it is installed. Default true; false always uses Kiln's JSON writer. */
+  pino?: boolean;
+}
+
+type PinoFactory = (options: { level: string }, destination?: LogDestination) => Logger;
+
+let pinoFactory: PinoFactory | null | undefined;
+
+/** The installed pino, or `null`. Resolved once. */
+function loadPino(): PinoFactory | null {
+  if (pinoFactory !== undefined) return pinoFactory;
+  pinoFactory = null;
+  try {
+    const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+    const module = proc?.getBuiltinModule?.('node:module') as { createRequire(from: string): (id: string) => unknown } | undefined;
+    const loaded = module?.createRequire(import.meta.url)('pino') as PinoFactory | { default?: PinoFactory } | undefined;
+    const factory = typeof loaded === 'function' ? loaded : loaded?.default;
+    if (typeof factory === 'function') pinoFactory = factory;
+  } catch {
+    // not installed: Kiln's JSON writer is used
+  }
+  return pinoFactory;
+}
+
+/**
+ * The logger Kiln builds: pino when it is installed (an optional peer dependency), else a small
+ * JSON writer with pino's line format. Both write one JSON object per line.
+ *
+ * @example
+ * ```ts
+ * const log = createLogger({ level: 'debug' });
+ * log.child({ job: 'import' }).info({ rows: 120 }, 'imported');
+ * ```
+ */
+export function createLogger(options: LoggerOptions = {}): Logger {
+  if (options === null || typeof options !== 'object') throw new KilnError('KILN007', `logger options must be an object, got ${options}`);
+  const level = options.level ?? 'info';
+  if (!Object.hasOwn(levelValues, level))
+    throw new KilnError('KILN007', `logger.level must be one of ${Object.keys(levelValues).join(', ')}; got ${String(level)}`);
+  const pino = options.pino === false ? null : loadPino();
+  if (pino !== null) return pino({ level }, options.destination);
+  return new JsonLogger({ level, destination: options.destination });
+}
