@@ -3,7 +3,7 @@
 // Installs bench/'s own dependencies if missing, builds Kiln (and @kiln/rate-limit) and the
 // benchmark apps, runs the chosen parts (default: all), keeps each part's raw results in
 // bench/results/raw/ and rewrites bench/results/latest.md and latest.svg from them.
-// Parts: binding, in-process, http, cold-start, injection-start, build, rate-limit-redis; `report` alone rewrites the report only.
+// Parts: binding, in-process, http, compression, cold-start, injection-start, build, rate-limit-redis; `report` alone rewrites the report only.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const rootDir = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const rawDir = fileURLToPath(new URL('results/raw/', import.meta.url));
-const allParts = ['binding', 'in-process', 'http', 'cold-start', 'injection-start', 'build', 'rate-limit-redis'];
+const allParts = ['binding', 'in-process', 'http', 'compression', 'cold-start', 'injection-start', 'build', 'rate-limit-redis'];
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -94,6 +94,17 @@ for (const part of parts) {
         scenarioIds: options.scenarios ? options.scenarios.split(',') : undefined,
       }),
     );
+  } else if (part === 'compression') {
+    const { runCompression, compressionMarkdown } = await import('./http/compression.bench.mjs');
+    await timed('compression', async () => {
+      const result = await runCompression({
+        rounds: quick ? 1 : Number(options.rounds),
+        seconds: quick ? 2 : Number(options.seconds),
+        warmupSeconds: quick ? 1 : Number(options.warmup),
+      });
+      console.log(compressionMarkdown(result));
+      return result;
+    });
   } else if (part === 'cold-start') {
     const { runColdStart } = await import('./cold-start/cold-start.bench.mjs');
     await timed('cold-start', () => runColdStart({ runs: quick ? 3 : 7, transformer }));
@@ -131,6 +142,7 @@ const results = {
   binding: await readRaw('binding'),
   inProcess: await readRaw('in-process'),
   http: await readRaw('http'),
+  compression: await readRaw('compression'),
   coldStart: await readRaw('cold-start'),
   injectionStart: await readRaw('injection-start'),
   build: await readRaw('build'),

@@ -16,6 +16,8 @@ export const runtimeErrorCodes = {
   KILN010: 'a class given as a middleware has no `use` method',
   KILN011: '`cors(options)` got an invalid option',
   KILN012: "`compression(options)` got an invalid option, or the runtime has no `node:zlib` (or no zstd for `encodings: ['zstd']`)",
+  KILN013:
+    'a multipart/form-data body arrived and the optional peer `@fastify/busboy`, which reads it, is not installed (or the runtime has no `node:fs`)',
   KILN020:
     'dependency injection cannot be wired: a token nobody registered, a class that is neither `@Injectable()` nor registered, a cycle, a factory that threw, or a class compiled without the transformer (one error lists every problem)',
   KILN021: 'an async `factory` in `injections` rejected, so the application could not start (`listen` rejects)',
@@ -25,6 +27,10 @@ export const runtimeErrorCodes = {
   KILN042: 'a response status is not an integer from 200 to 599 (an HttpError-like object, a 1xx status): the request answered 500',
   KILN043: 'a returned Response has a body that is locked or already read: the request answered 500',
   KILN044: 'a thrown value could not be inspected (a Proxy whose traps throw): the request answered 500',
+  KILN046:
+    'a return value cannot be written as JSON (a bigint, a cycle, a getter or toJSON that throws): the request answered 500, and the error names the route',
+  KILN047:
+    "a return value does not fit the route's declared return type under `typedResponses: 'assert'`: the request answered 500, and the error names the path of the first mismatch",
   KILN070: 'the `trustProxy` setting is not a boolean, a hop count or a list of addresses/CIDR ranges',
   KILN030: 'the `docs` option of createServer is invalid (not an object, a path that does not start with `/`)',
   KILN031: '`docs.document` cannot be read, or is not an OpenAPI 3.1 document',

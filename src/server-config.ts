@@ -7,6 +7,7 @@ import type { ControllerClass, RouteInfo } from './router/route-info.js';
 import type { DocsOptions } from './docs/docs-options.js';
 import type { Logger } from './logging/logger.js';
 import type { LoggerOptions } from './logging/create-logger.js';
+import type { UploadOptions } from './request/upload-options.js';
 
 /** What `createServer` takes. Every key but `controllers` has a default. */
 export interface KilnConfig {
@@ -16,8 +17,10 @@ export interface KilnConfig {
   middlewares?: readonly MiddlewareLike[];
   /** When true, a failed parameter conversion answers 400 instead of passing NaN/null/Invalid Date. Default false. */
   strictValidation?: boolean;
-  /** Largest request body read, in bytes; larger ones answer 413. Default 1 MiB. */
+  /** Largest request body read, in bytes; larger ones answer 413. Default 1 MiB. A multipart body has `uploads.maxTotalSize` instead. */
   maxBodySize?: number;
+  /** Limits of `multipart/form-data` bodies (file uploads): see `UploadOptions`. */
+  uploads?: UploadOptions;
   /** Which proxies report the client address for `req.ip` (and the rate limiter's key): see `TrustProxy`. Default true (the spec's rule). */
   trustProxy?: TrustProxy;
   /**

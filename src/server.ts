@@ -3,12 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { buildRouteTable } from './app/route-table.js';
 import { withDocsRoutes } from './docs/docs-routes.js';
 import { KilnError } from './kiln-error.js';
+import { kRemoveUploads } from './symbols.js';
 import { RequestPipeline } from './pipeline/request-pipeline.js';
 import { FetchRequest } from './request/fetch-request.js';
 import type { KilnRequest, RequestOptions } from './request/kiln-request.js';
 import { NodeRequest } from './request/node-request.js';
 import { headProblem } from './request/request-head.js';
 import { compileTrustProxy } from './request/client-address.js';
+import { uploadLimits } from './request/upload-options.js';
+import { isMultipart } from './request/body-parser.js';
 import { answerClientError } from './response/client-error.js';
 import { refuseConnect, refuseExpectation, refuseUpgrade } from './response/protocol-refusals.js';
 import { bodyTooLarge } from './request/body-limit.js';
@@ -68,7 +71,16 @@ function requestOptions(config: KilnConfig, logger: Logger): RequestOptions {
   };
   const maxBodyDepth = wholeNumberOption('maxBodyDepth', config.maxBodyDepth ?? defaultMaxBodyDepth, 1);
   const sendTimeout = wholeNumberOption('sendTimeout', config.sendTimeout ?? defaultSendTimeout, 0);
-  return Object.freeze({ maxBodySize, trustProxy: compileTrustProxy(config.trustProxy), report, maxBodyDepth, sendTimeout, logger });
+  const uploads = uploadLimits(config.uploads);
+  return Object.freeze({
+    maxBodySize,
+    trustProxy: compileTrustProxy(config.trustProxy),
+    report,
+    maxBodyDepth,
+    sendTimeout,
+    logger,
+    uploads,
+  });
 }
 
 /**
@@ -146,15 +158,17 @@ export function createServer(config: KilnConfig): KilnServer {
   };
 
   /**
-   * `Expect: 100-continue`: a body declared larger than maxBodySize is refused before the client
+   * `Expect: 100-continue`: a body declared larger than maxBodySize (uploads.maxTotalSize for multipart) is refused before the client
    * sends it (413 without a 100, and the connection closed, as the client may send it anyway);
    * anything else gets its 100 and goes on like any request.
    */
   const continueOrRefuse = (incoming: IncomingMessage, response: ServerResponse): void => {
     const declared = incoming.headers['content-length'];
-    if (declared !== undefined && Number(declared) > options.maxBodySize) {
+    // A multipart body (an upload) has its own limit, uploads.maxTotalSize.
+    const limit = isMultipart(incoming.headers['content-type'] ?? null) ? options.uploads.maxTotalSize : options.maxBodySize;
+    if (declared !== undefined && Number(declared) > limit) {
       response.setHeader('connection', 'close');
-      writeJson(response, undefined, 413, errorBody(413, bodyTooLarge(options.maxBodySize).message));
+      writeJson(response, undefined, 413, errorBody(413, bodyTooLarge(limit).message));
       return;
     }
     // A head that handler() refuses gets its error without a 100 first.
@@ -171,6 +185,9 @@ export function createServer(config: KilnConfig): KilnServer {
       response = encodedWebResponse(req, finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req))));
     } catch (error) {
       response = encodedWebResponse(req, errorToWebResponse(req, error));
+    } finally {
+      // The answer is made: an upload's temporary files are not needed any more.
+      await req[kRemoveUploads]();
     }
     req[kAnswered](response.status);
     return response;

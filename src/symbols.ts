@@ -37,3 +37,5 @@ export const kAnswered = Symbol('kiln.answered');
 export const kLogger = Symbol('kiln.logger');
 /** The coding and settings `compression()` recorded for the answer, read by the response writers. */
 export const kCompression = Symbol('kiln.compression');
+/** Removes the temporary files of a request's uploads; `app.fetch` calls it once the answer is made. */
+export const kRemoveUploads = Symbol('kiln.removeUploads');

@@ -22,10 +22,11 @@ async function answers(url, headers) {
 export async function startServer(
   server,
   port,
-  { rateLimited = false, timeoutMs = 20_000, nodeArgs = [], probe = { path: '/hello', headers: {} } } = {},
+  { rateLimited = false, timeoutMs = 20_000, nodeArgs = [], probe = { path: '/hello', headers: {} }, extraArgs = [] } = {},
 ) {
   const args = ['-c', String(serverCore), process.execPath, ...nodeArgs, server.script, String(port)];
   if (rateLimited) args.push('--rate-limit');
+  args.push(...extraArgs);
   // stdout is kept only when V8 is asked to trace (--trace-deopt writes there); servers print nothing else.
   const traced = nodeArgs.some((arg) => arg.startsWith('--trace'));
   const child = spawn('taskset', args, {

@@ -5,6 +5,7 @@ import { scenarios } from '../http/scenarios.mjs';
 import { servers, baseline } from '../http/servers.mjs';
 import { cpuRatio, httpRows, roundRatio } from './http-summary.mjs';
 import { injectionStartMarkdown } from '../injection-start/injection-start.bench.mjs';
+import { compressionMarkdown } from '../http/compression.bench.mjs';
 
 const serverNames = servers.map((server) => server.name);
 const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
@@ -265,6 +266,7 @@ export function resultsMarkdown(results) {
   ];
   if (results.http) lines.push(...httpSection(results.http));
   else lines.push('## HTTP throughput', '', 'Not run.', '');
+  if (results.compression) lines.push('## Compression cost on route (e)', '', compressionMarkdown(results.compression), '');
   if (results.binding) lines.push(...bindingSection(results.binding));
   if (results.inProcess) lines.push(...inProcessSection(results.inProcess, results.http));
   if (results.coldStart) lines.push(...coldStartSection(results.coldStart));

@@ -1,4 +1,4 @@
-import { createServer, requestLogger, type KilnServer, type LogLevel, type MiddlewareFunction } from '@kiln/core';
+import { compression, createServer, requestLogger, type KilnServer, type LogLevel, type MiddlewareFunction } from '@kiln/core';
 import { BooksController } from './books/books-controller.js';
 import { MetaController } from './meta/meta-controller.js';
 
@@ -14,10 +14,14 @@ export function createApp(): KilnServer {
   return createServer({
     controllers: [BooksController, MetaController],
     // One JSON line per request (pino when installed), with its X-Request-Id; first, so that it times the rest.
-    middlewares: [requestLogger(), timing],
+    // compression() last: the answer is compressed when it is sent, after every middleware saw it.
+    // The catalogue's answers are small: compressed from 256 bytes on (the default threshold is 1 KiB).
+    middlewares: [requestLogger(), timing, compression({ threshold: 256 })],
     logger: { level: (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'info' },
     // KILN_DEBUG=1: the route table at start-up and every request's route decision.
     debug: process.env.KILN_DEBUG === '1',
+    // Cover uploads: at most 2 MiB a file, one file a request.
+    uploads: { maxFileSize: 2 * 1024 * 1024, maxFiles: 1 },
     strictValidation: true,
     // The OpenAPI document the build wrote (tsconfig.json: "openapi"), served with a docs page.
     docs: { document: new URL('../openapi.json', import.meta.url), openapi: '/openapi.json', ui: '/docs' },

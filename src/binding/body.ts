@@ -1,4 +1,4 @@
-import { BodyParseError } from '../request/body-parser.js';
+import { BodyParseError, isMultipart } from '../request/body-parser.js';
 import type { KilnRequest } from '../request/kiln-request.js';
 import { HttpError } from '../http-error.js';
 
@@ -8,9 +8,16 @@ import { HttpError } from '../http-error.js';
  * propagates. Every other HttpError (413 too large, 415 unsupported type) propagates in both modes.
  */
 export function readBody(req: KilnRequest, strict: boolean): Promise<unknown> {
+  // Files are read only by a route whose @Body type has a File: refused before a byte is read.
+  if (isMultipart(req.headers.get('content-type'))) return Promise.reject(multipartRefused);
   const parsed = req.parseBody();
   return strict ? parsed : parsed.catch(ignoreParseError);
 }
+
+const multipartRefused = new HttpError(
+  415,
+  "Unsupported Content-Type 'multipart/form-data': this route's @Body has no File; it reads JSON, urlencoded forms and text/*",
+);
 
 function ignoreParseError(error: unknown): undefined {
   if (error instanceof BodyParseError) return undefined;

@@ -5,7 +5,15 @@ export type { Binder } from '../decorators/binder.js';
 export { injectionPlan } from '../injection/decorators.js';
 export type { DependencyPlan } from '../injection/dependency.js';
 export { noParameters } from './no-parameters.js';
-export { compiledSerializer, copyThenStringify, type Serializer } from '../response/compiled-serializer.js';
+export {
+  compiledSerializer,
+  projectingSerializer,
+  assertingSerializer,
+  type Serializer,
+  type ShapeRow,
+  type ProjectorKit,
+  type Projector,
+} from '../response/compiled-serializer.js';
 export { BodyParseError } from '../request/body-parser.js';
 export { HttpError } from '../http-error.js';
 export type { KilnRequest } from '../request/kiln-request.js';
@@ -19,6 +27,7 @@ export { toDate, toDateArray, parseDate } from './to-date.js';
 export { toJson, toJsonArray, parseJson } from './to-json.js';
 export { toEnum, toEnumArray, parseEnum } from './to-enum.js';
 export { readBody, bodyField, requiredBody } from './body.js';
+export { readFormBody, validateForm, type FormDecoder, type FormValidator } from './form-body.js';
 export { validateBody, allBodiesValid, bodyValidationError, type BodyValidator, type BodyValidationError } from './validate-body.js';
 export { toTagged, toTaggedArray, parseText, type ParseText } from './to-tagged.js';
 export { toCheckedJson, toCheckedJsonArray, parameterValidationError } from './to-checked-json.js';

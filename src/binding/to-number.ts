@@ -7,7 +7,8 @@ import { firstText, type RawValue } from './raw-value.js';
  */
 export function parseNumber(text: string, name: string, strict: boolean, index = -1): number {
   const value = text.trim() === '' ? NaN : Number(text);
-  if (strict && Number.isNaN(value)) throw conversionError(name, 'number', text, index);
+  // Infinity is no JSON number (it would be sent as null): strict mode refuses it as it refuses NaN.
+  if (strict && !Number.isFinite(value)) throw conversionError(name, 'number', text, index);
   return value;
 }
 

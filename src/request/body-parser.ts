@@ -10,6 +10,11 @@ function mediaType(contentType: string | null): string {
   return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
 }
 
+/** True for a `multipart/form-data` Content-Type, read by the streaming upload parser (see multipart.ts). */
+export function isMultipart(contentType: string | null): boolean {
+  return contentType !== null && mediaType(contentType) === 'multipart/form-data';
+}
+
 /**
  * Parses a request body by its media type: JSON (`application/json`, `*+json`, or no
  * Content-Type at all, as many clients send JSON without one), urlencoded forms (a null-prototype

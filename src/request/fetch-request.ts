@@ -50,10 +50,12 @@ export class FetchRequest extends RequestCore {
   protected abortSignal(): AbortSignal {
     return this.source.signal;
   }
-  protected openStream(): ReadableStream<Uint8Array> | null {
+  /** `app.fetch` removes the uploads itself, once the answer is made. */
+  protected afterAnswer(): void {}
+
+  protected openStream(limit = this.options.maxBodySize): ReadableStream<Uint8Array> | null {
     const body = this.source.body;
     if (body === null) return null;
-    const limit = this.options.maxBodySize;
     return this[kOversizedBody]() !== undefined ? refusedStream(limit) : limitedStream(body, limit);
   }
 

@@ -9,6 +9,7 @@ import {
   kCompression,
   kLogger,
   kOversizedBody,
+  kRemoveUploads,
   kReport,
   kResponseHeaders,
   kSerializer,
@@ -23,7 +24,9 @@ import { bodyTooLarge } from './body-limit.js';
 import type { Serializer } from '../response/compiled-serializer.js';
 import { parseCookies } from './cookies.js';
 import { parseQueryString, type QueryValues } from './query-string.js';
-import { parseBodyBytes } from './body-parser.js';
+import { isMultipart, parseBodyBytes } from './body-parser.js';
+import { readMultipart, UploadFolder } from './multipart.js';
+import type { UploadLimits } from './upload-options.js';
 import { parseJsonBody } from './body-json.js';
 import { isHeaderName, isHeaderValue, recordableHeaderName } from '../response/header-rules.js';
 import { KilnError } from '../kiln-error.js';
@@ -88,7 +91,8 @@ export interface KilnRequest extends Request {
   readonly parsedBody: unknown;
   /**
    * Reads and parses the body by its `Content-Type` (JSON, `+json`, urlencoded form, `text/*`),
-   * at most `maxBodySize` bytes. Cached. Invalid JSON rejects with a 400 `HttpError`.
+   * at most `maxBodySize` bytes; a `multipart/form-data` body is streamed into a `FormData`
+   * (files as `File`s) within the `uploads` limits of createServer. Cached. Invalid JSON rejects with a 400 `HttpError`.
    */
   parseBody(): Promise<unknown>;
   /**
@@ -119,6 +123,8 @@ export interface RequestOptions {
   readonly sendTimeout: number;
   /** The application's logger. */
   readonly logger: Logger;
+  /** Limits of multipart/form-data bodies. */
+  readonly uploads: UploadLimits;
 }
 
 /** Called once a request's answer is sent: its status, and false when the client left before the end. */
@@ -174,6 +180,7 @@ export abstract class RequestCore implements KilnRequest {
   #id: string | undefined;
   #log: Logger | undefined;
   #answered: AnsweredListener[] | undefined;
+  #uploads: UploadFolder | undefined;
 
   constructor(method: string, target: string, options: RequestOptions) {
     this.method = method;
@@ -190,7 +197,13 @@ export abstract class RequestCore implements KilnRequest {
   /** The `Content-Length` the client declared, if any. */
   protected abstract declaredLength(): string | undefined;
   protected abstract readBytes(limit: number): Promise<Buffer>;
-  protected abstract openStream(): ReadableStream<Uint8Array> | null;
+  /** The body as a web stream bounded by `limit` bytes (default maxBodySize). */
+  protected abstract openStream(limit?: number): ReadableStream<Uint8Array> | null;
+  /**
+   * Runs `remove` once the answer is sent or the client is gone (a socket request); `app.fetch`
+   * calls `[kRemoveUploads]()` itself once the answer is made.
+   */
+  protected abstract afterAnswer(remove: () => void): void;
 
   get query(): QueryValues {
     return (this.#query ??= parseQueryString(targetSearch(this[kTarget])));
@@ -276,9 +289,32 @@ export abstract class RequestCore implements KilnRequest {
    */
   [kOversizedBody](): HttpError | undefined {
     const declared = this.declaredLength();
+    // hot path: one comparison for a body within maxBodySize
     if (declared === undefined || !(Number(declared) > this.options.maxBodySize)) return undefined;
+    const limit = this.bodyLimit();
+    if (!(Number(declared) > limit)) return undefined;
     this[kCloseConnection] = true;
-    return bodyTooLarge(this.options.maxBodySize);
+    return bodyTooLarge(limit);
+  }
+
+  /** The most bytes of body read: uploads.maxTotalSize for a multipart body, maxBodySize otherwise. */
+  protected bodyLimit(): number {
+    return isMultipart(this.headers.get('content-type')) ? this.options.uploads.maxTotalSize : this.options.maxBodySize;
+  }
+
+  /** Removes the temporary files of this request's uploads (see UploadOptions). Never rejects. */
+  [kRemoveUploads](): Promise<void> {
+    return this.#uploads?.remove() ?? Promise.resolve();
+  }
+
+  /** A multipart body as FormData, streamed within the upload limits; its temporary files go when the answer is sent. */
+  #readForm(contentType: string): Promise<FormData> {
+    if (this.#streamTaken || this.#bytes !== undefined) return Promise.reject(new TypeError('Body is unusable: it was already read'));
+    this.#streamTaken = true;
+    const folder = new UploadFolder(this.options.uploads.tmpDir);
+    this.#uploads = folder;
+    this.afterAnswer(() => void folder.remove());
+    return readMultipart(this.openStream(this.options.uploads.maxTotalSize), contentType, this.options.uploads, folder);
   }
 
   /** Hands an unexpected error (a bug, not an `HttpError`) to the server's `onError`. */
@@ -324,6 +360,8 @@ export abstract class RequestCore implements KilnRequest {
   }
 
   async formData(): Promise<FormData> {
+    const contentType = this.headers.get('content-type');
+    if (isMultipart(contentType)) return (await this.parseBody()) as FormData;
     const request = new Request('http://kiln.invalid/', {
       method: 'POST',
       headers: { 'content-type': this.headers.get('content-type') ?? '' },
@@ -334,6 +372,14 @@ export abstract class RequestCore implements KilnRequest {
 
   parseBody(): Promise<unknown> {
     if (this.#parsed === undefined) {
+      const contentType = this.headers.get('content-type');
+      if (isMultipart(contentType) && this.method !== 'GET' && this.method !== 'HEAD') {
+        this.#parsed = this.#readForm(contentType!).then((form) => {
+          this.#parsedValue = form;
+          return form;
+        });
+        return this.#parsed;
+      }
       this.#parsed = this.#rawBody().then((buffer) => {
         const value = parseBodyBytes(buffer, this.headers.get('content-type'), this.options.maxBodyDepth);
         this.#parsedValue = value;

@@ -99,9 +99,14 @@ export class NodeRequest extends RequestCore {
    * the IncomingMessage's events rather than `Readable.toWeb`, whose cancel destroys the socket:
    * past the limit the reader gets the 413 and Kiln can still answer it (then closes the connection).
    */
-  protected openStream(): ReadableStream<Uint8Array> | null {
+  protected afterAnswer(remove: () => void): void {
+    // 'close' comes once the answer is sent, or once the client is gone before that.
+    if (this.response.closed) remove();
+    else this.response.once('close', remove);
+  }
+
+  protected openStream(limit = this.options.maxBodySize): ReadableStream<Uint8Array> | null {
     const incoming = this.incoming;
-    const limit = this.options.maxBodySize;
     if (this[kOversizedBody]() !== undefined) return refusedStream(limit);
     let size = 0;
     let settled = false;

@@ -1,10 +1,13 @@
+import http from 'node:http';
+import net from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Body, Controller, Get, Post, compiledBinder, type KilnRequest } from '@kiln/core';
+import { Body, Controller, Get, Post, compiledBinder, createServer, type KilnRequest } from '@kiln/core';
 import { start, request, type Started } from '../support/server.js';
-import { raw, type RawReply } from '../support/raw.js';
+import { lastJsonBody, raw, type RawReply } from '../support/raw.js';
 import { parseResponses } from './support/http-responses.js';
 import { seededRandom } from './support/seeded-random.js';
+import { stallingSize } from './support/stalling-size.js';
 
 interface Tree {
   value: number;
@@ -46,6 +49,41 @@ class FuzzController {
   @Post('/tree') tree(@Body() tree: Tree) {
     return { value: tree.value };
   }
+  // Reads the header named in the query through every lookup a handler has.
+  @Get('/header')
+  @compiledBinder((req: KilnRequest) => [req, req.query.n])
+  header(req: KilnRequest, name: string) {
+    return {
+      get: req.headers.get(name),
+      has: req.headers.has(name),
+      flat: (req.flatHeaders[name.toLowerCase()] as string | undefined) ?? null,
+    };
+  }
+}
+
+const bigSize = stallingSize();
+const bigJson = { items: Array.from({ length: bigSize / 2 ** 20 }, () => 'j'.repeat(2 ** 20)) };
+
+@Controller('/big')
+class BigController {
+  @Get('/json') json() {
+    return bigJson;
+  }
+  @Get('/bytes') bytes() {
+    return new Response(new Uint8Array(bigSize).fill(98));
+  }
+  @Get('/stream') stream() {
+    const chunk = new Uint8Array(64 * 1024).fill(115);
+    return new Response(new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(chunk) }));
+  }
+}
+
+/** Per class of hostile input: how many cases were sent, and how many the server held (answered as designed). */
+const classCounts: Record<string, { sent: number; held: number }> = {};
+function count(name: string, held: boolean): void {
+  const entry = (classCounts[name] ??= { sent: 0, held: 0 });
+  entry.sent++;
+  if (held) entry.held++;
 }
 
 const valid = [
@@ -312,6 +350,197 @@ Fuzz('300 JSON bodies of random depth: 200 within maxBodyDepth, 400 beyond it, n
   );
   console.log('deep JSON outcomes', counts);
   assert.equal(errors, [], 'no server-side error was reported');
+});
+
+const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+
+Fuzz(
+  '300 header names inherited from Object.prototype, sent or not, in any case: read as sent, else null / false (item 2 class)',
+  async () => {
+    const next = seededRandom(20261126);
+    const names = [
+      'constructor',
+      '__proto__',
+      'toString',
+      'hasOwnProperty',
+      'valueOf',
+      'isPrototypeOf',
+      '__defineGetter__',
+      'toLocaleString',
+      'x-plain',
+    ];
+    await inParallel(
+      300,
+      () => {
+        const base = pick(next, names);
+        const name = [...base].map((c) => (next() < 0.3 ? c.toUpperCase() : c)).join('');
+        return { name, sent: next() < 0.5, value: `v${Math.floor(next() * 1000)}` };
+      },
+      async ({ name, sent, value }) => {
+        const head = sent ? `${name}: ${value}\r\n` : '';
+        const reply = await raw(
+          port,
+          `GET /f/header?n=${encodeURIComponent(name)} HTTP/1.1\r\nHost: x\r\n${head}Connection: close\r\n\r\n`,
+        );
+        const expected = sent ? { get: value, has: true, flat: value } : { get: null, has: false, flat: null };
+        let held = reply.statuses.length === 1 && reply.statuses[0] === 200;
+        if (held) held = JSON.stringify(lastJsonBody(reply)) === JSON.stringify(expected);
+        count('2 inherited header names', held);
+        assert.ok(held, `${name} ${sent ? 'sent' : 'not sent'}: ${reply.text.slice(0, 200)}`);
+      },
+    );
+    assert.equal(errors, [], 'no server-side error was reported');
+  },
+);
+
+Fuzz(
+  '240 Upgrade and CONNECT requests: an upgrade nobody accepts 400, CONNECT 501, both closed; anything else served (item 4 class)',
+  async () => {
+    const next = seededRandom(20261127);
+    const follow = 'GET /f/ok?q=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n';
+    await inParallel(
+      240,
+      () => ({
+        connect: next() < 0.2,
+        target: pick(next, ['example.com:443', '127.0.0.1:1', 'x:80']),
+        connection: pick(next, ['Upgrade', 'keep-alive, Upgrade', 'UPGRADE', 'keep-alive', undefined]),
+        upgrade: pick(next, ['websocket', 'h2c', 'foo/1, bar', 'WebSocket', undefined]),
+        path: pick(next, ['/f/ok', '/f/header?n=upgrade', '/f/header?n=connection']),
+      }),
+      async ({ connect, target, connection, upgrade, path }) => {
+        let payload: string;
+        let expected: { statuses: number[]; closed: boolean };
+        if (connect) {
+          payload = `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n${follow}`;
+          expected = { statuses: [501], closed: true };
+        } else {
+          const head = (connection ? `Connection: ${connection}\r\n` : '') + (upgrade ? `Upgrade: ${upgrade}\r\n` : '');
+          payload = `GET ${path} HTTP/1.1\r\nHost: x\r\n${head}\r\n${follow}`;
+          const upgrading = connection !== undefined && /upgrade/i.test(connection) && upgrade !== undefined;
+          expected = upgrading ? { statuses: [400], closed: true } : { statuses: [200, 200], closed: true };
+        }
+        const reply = await raw(port, payload, { wait: 3000 });
+        const held = JSON.stringify({ statuses: reply.statuses, closed: reply.closed }) === JSON.stringify(expected);
+        count('4 Upgrade / CONNECT', held);
+        assert.ok(held, `${JSON.stringify(payload.slice(0, 160))} got ${JSON.stringify(reply.text.slice(0, 160))}`);
+      },
+    );
+    assert.equal(errors, [], 'no server-side error was reported');
+  },
+);
+
+Fuzz(
+  '240 Expect headers and declared lengths: 413 without a 100 over maxBodySize, 100 then the answer within it, 417 for any other expectation (item 5 class)',
+  async () => {
+    const next = seededRandom(20261128);
+    const limit = 1024 * 1024;
+    await inParallel(
+      240,
+      () => ({
+        expect: pick(next, ['100-continue', '100-Continue', '100-CONTINUE', '200-ok', 'continue', '100-continued', 'x']),
+        size: pick(next, [5, 1024, limit, limit + 1, 99_999_999]),
+      }),
+      async ({ expect, size }) => {
+        const head = `POST /f/body HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: ${size}\r\nExpect: ${expect}\r\nConnection: close\r\n\r\n`;
+        const continues = /^100-continue$/i.test(expect);
+        let held: boolean;
+        let reply: RawReply;
+        if (continues && size <= limit) {
+          reply = await raw(port, '', { pieces: [head, 'b'.repeat(size)], pause: 100, wait: 5000 });
+          held = JSON.stringify(reply.statuses) === '[100,200]';
+        } else {
+          reply = await raw(port, head, { wait: 3000 });
+          held = continues
+            ? JSON.stringify(reply.statuses) === '[413]' && reply.closed && !reply.text.includes('100 Continue')
+            : JSON.stringify(reply.statuses) === '[417]';
+        }
+        count('5 Expect', held);
+        assert.ok(held, `Expect: ${expect}, Content-Length ${size}: got ${JSON.stringify(reply.text.slice(0, 160))}`);
+      },
+    );
+    assert.equal(errors, [], 'no server-side error was reported');
+  },
+);
+
+/** A client that asks for `path` (maybe twice, pipelined), reads `readFirst` bytes, then reads nothing more. */
+async function slowReader(ownPort: number, path: string, pipelined: boolean, readFirst: number): Promise<net.Socket> {
+  const socket = net.connect(ownPort, '127.0.0.1');
+  socket.on('error', () => {});
+  await new Promise((resolve) => socket.once('connect', resolve));
+  const request = `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
+  socket.write(pipelined ? request + request : request);
+  await new Promise<void>((resolve) => {
+    let got = 0;
+    const onData = (chunk: Buffer) => {
+      got += chunk.length;
+      if (got < readFirst) return;
+      socket.off('data', onData);
+      socket.pause();
+      resolve();
+    };
+    socket.on('data', onData);
+  });
+  return socket;
+}
+
+Fuzz(
+  '12 clients that stop reading a large answer (JSON, bytes, endless stream; pipelined or not): each connection is cut (item 1 class)',
+  async () => {
+    const next = seededRandom(20261129);
+    const app = createServer({ controllers: [BigController], sendTimeout: 200, onError: (e) => errors.push(e) });
+    // Per connection, whether its socket was destroyed when its first answer closed. (An answer
+    // pipelined behind a cut one never had the socket: Node drops it without a 'close' of its own.)
+    const destroyedOnClose = new Map<string, boolean>();
+    const own = http.createServer((incoming, response) => {
+      const socket = incoming.socket;
+      const id = String(socket.remotePort);
+      response.on('close', () => {
+        if (!destroyedOnClose.has(id)) destroyedOnClose.set(id, socket.destroyed);
+      });
+      app.handler(incoming, response);
+    });
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+    const ownPort = (own.address() as net.AddressInfo).port;
+    const cases = Array.from({ length: 12 }, () => ({
+      path: pick(next, ['/big/json', '/big/bytes', '/big/stream']),
+      pipelined: next() < 0.5,
+      readFirst: pick(next, [1, 64 * 1024, 1024 * 1024]),
+    }));
+    // Three at a time: each large answer is tens of MB in the server's memory until it is cut.
+    for (let at = 0; at < cases.length; at += 3) {
+      await Promise.all(
+        cases.slice(at, at + 3).map(async ({ path, pipelined, readFirst }) => {
+          const socket = await slowReader(ownPort, path, pipelined, readFirst);
+          const closed = new Promise<boolean>((resolve) => {
+            const check = setInterval(() => {
+              if (destroyedOnClose.has(String(socket.localPort))) {
+                clearInterval(check);
+                clearTimeout(guard);
+                resolve(true);
+              }
+            }, 50);
+            // A guard against "never", not a time limit.
+            const guard = setTimeout(() => {
+              clearInterval(check);
+              resolve(false);
+            }, 20_000);
+          });
+          const held = (await closed) && destroyedOnClose.get(String(socket.localPort)) === true;
+          socket.destroy();
+          count('1 slow readers', held);
+          assert.ok(held, `${path} ${pipelined ? 'pipelined' : 'single'}, stopped after ${readFirst} bytes`);
+        }),
+      );
+    }
+    own.closeAllConnections();
+    own.close();
+    await app.close();
+    assert.equal(errors, [], 'no server-side error was reported');
+  },
+);
+
+Fuzz.after(() => {
+  console.log('fuzz class counts (sent, held)', JSON.stringify(classCounts));
 });
 
 Fuzz.run();

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { suite } from 'uvu';
@@ -6,28 +5,13 @@ import * as assert from 'uvu/assert';
 import { Controller, Get, Post, compiledBinder, createServer, type KilnRequest } from '@kiln/core';
 import { start, request, type Started } from '../support/server.js';
 import { raw, lastJsonBody } from '../support/raw.js';
+import { stallingSize } from './support/stalling-size.js';
 
 // Limits that hold on every way in: the body stream, the number of header lines, the Host header,
 // and a client that stops reading what it asked for.
 
 let cancelled = 0;
 
-/**
- * A body larger than what the kernel's socket buffers can hold for a client that reads nothing
- * (its receive buffer and the server's send buffer, both autotuned up to these maxima): only then
- * is the rest of the answer held by the server, which is what sendTimeout must release.
- */
-function stallingSize(): number {
-  const maximum = (file: string) => {
-    try {
-      return Number(readFileSync(file, 'utf8').trim().split(/\s+/).pop());
-    } catch {
-      return 0;
-    }
-  };
-  const buffered = maximum('/proc/sys/net/ipv4/tcp_rmem') + maximum('/proc/sys/net/ipv4/tcp_wmem');
-  return Math.max(20, Math.ceil(buffered / 2 ** 20) + 8) * 2 ** 20;
-}
 const bigSize = stallingSize();
 
 /** Reads `req.body` in one of the ways a handler can, and answers the byte count. */

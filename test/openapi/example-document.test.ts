@@ -92,6 +92,13 @@ Example('the OpenAPI page shows the generated document of GET /books/{id}/availa
 
 const key = { 'x-api-key': 'let-me-in' };
 const clerkKey = { 'x-api-key': 'clerk-key' };
+/** A multipart body for the cover upload (fetch writes its Content-Type with the boundary). */
+function coverForm(): FormData {
+  const form = new FormData();
+  form.append('cover', new File([new Uint8Array(2048)], 'cover.png', { type: 'image/png' }));
+  form.append('caption', 'First edition');
+  return form;
+}
 const book = { title: 'Dune', author: 'Frank Herbert', genre: 'fiction', tags: ['sf'], published: '1965-08-01', price: 9.5 };
 const samples: Record<string, Sample[]> = {
   'BooksController.list': [
@@ -133,6 +140,10 @@ const samples: Record<string, Sample[]> = {
   'BooksController.exportCsv': [
     { path: '/books/1/export.csv', status: 200 },
     { path: '/books/999/export.csv', status: 404 },
+  ],
+  'BooksController.uploadCover': [
+    { method: 'POST', path: '/books/1/cover', headers: key, body: coverForm(), status: 201 },
+    { method: 'POST', path: '/books/999/cover', headers: key, body: coverForm(), status: 404 },
   ],
   'MetaController.health': [{ path: '/health', status: 200 }],
   'MetaController.whoami': [{ path: '/whoami', headers: { 'user-agent': 'contract-test' }, status: 200 }],

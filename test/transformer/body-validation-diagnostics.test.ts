@@ -154,4 +154,20 @@ test('with KILN110 disabled, typed bodies build without typia and pass through u
   assert.equal([reply.status, await reply.json()], [200, { name: 1 }]);
 });
 
+test('uploads: a File outside a top-level property is KILN112, and a File that is not the web one (no DOM lib) is KILN117', async () => {
+  const build = await compile('uploads');
+  assertMarkersReported(build);
+  const { output } = build.compiled;
+  assert.match(output, "KILN117: @Body() form: Profile has files, read from multipart/form-data, and its File is Node's (@types/node)");
+  assert.match(output, 'add "DOM" to compilerOptions.lib');
+  assert.match(
+    output,
+    "KILN112: A File is one part of a multipart/form-data body: 'meta.picture' in @Body() form: Nested is a File where no part can be",
+  );
+  assert.match(
+    output,
+    "KILN112: A File is one part of a multipart/form-data body: @Body('avatar') avatar: File is a File where no part can be",
+  );
+});
+
 test.run();

@@ -92,6 +92,24 @@ test('typed body: typia validates it, and the 400 names every failing path', asy
   assert.match(reply.json().message, /^Invalid request body: \$input\.genre expected /);
 });
 
+test('a cover upload (multipart/form-data) and compressed answers', async () => {
+  const form = new FormData();
+  form.append('cover', new File([new Uint8Array(100_000)], 'cover.png', { type: 'image/png' }));
+  form.append('caption', 'First edition');
+  const uploaded = await request(base, '/books/1/cover', { method: 'POST', body: form, headers: { 'x-api-key': 'let-me-in' } });
+  assert.is(uploaded.status, 201);
+  assert.equal(uploaded.json(), { bookId: 1, name: 'cover.png', type: 'image/png', size: 100_000, caption: 'First edition' });
+  const tooLarge = new FormData();
+  tooLarge.append('cover', new File([new Uint8Array(2 * 1024 * 1024 + 1)], 'huge.png', { type: 'image/png' }));
+  const refused = await request(base, '/books/1/cover', { method: 'POST', body: tooLarge, headers: { 'x-api-key': 'let-me-in' } });
+  assert.is(refused.status, 413);
+  // fetch decodes gzip itself: the headers say it was compressed, the text is the JSON list.
+  const list = await request(base, '/books', { headers: { 'accept-encoding': 'gzip' } });
+  assert.is(list.headers.get('content-encoding'), 'gzip');
+  assert.is(list.headers.get('vary'), 'Accept-Encoding');
+  assert.ok(Array.isArray(list.json()));
+});
+
 test('custom @Ip() decorator', async () => {
   // The example listens on all interfaces (dual stack), where Node reports IPv4 clients as ::ffff:127.0.0.1.
   assert.match((await request(base, '/whoami', { headers: { 'user-agent': 'kiln-test' } })).json().ip, /^(::ffff:)?127\.0\.0\.1$/);

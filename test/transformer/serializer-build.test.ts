@@ -98,7 +98,35 @@ test("typedResponses 'assert': a value that matches its type is filtered and sen
   assert.is(broken.status, 500);
   assert.equal(JSON.parse(broken.text), { error: 'Internal Server Error', message: 'Internal Server Error' });
   assert.is(app.logged.length, 1);
-  assert.match(String((app.logged[0] as Error).message), 'name');
+  const error = app.logged[0] as Error & { code?: string };
+  assert.is(error.code, 'KILN047');
+  assert.match(
+    error.message,
+    /^Items\.get \(GET \/items\): the return value does not fit its declared type at \$input\.name \(expected string\)$/,
+  );
+});
+
+test('a part that cannot be filtered is a KILN152 warning at its declaration; the build succeeds and filters the rest', async () => {
+  const { compiled } = await compile('warnings');
+  assert.is(compiled.exitCode, 0, compiled.output);
+  const warned = [...compiled.output.matchAll(/^(?:.*\/)?app\.ts\((\d+),\d+\): warning TS9152: KILN152: (.*)$/gm)].map((m) => Number(m[1]));
+  const source = readFileSync(join(fixtures, 'warnings', 'app.ts'), 'utf8').split('\n');
+  const expected = source.flatMap((line, i) => (line.includes('// warn: KILN152') ? [i + 1] : []));
+  assert.equal(
+    [...new Set(warned)].sort((a, b) => a - b),
+    expected,
+    compiled.output,
+  );
+  assert.is(warned.length, expected.length, 'each place is reported once, though two routes return Item');
+  assert.match(
+    compiled.output,
+    "KILN152: 'meta' in the return value of Items.get is object, which cannot be filtered: it is sent as it is, every property it holds included",
+  );
+  const app = await itemsApp('warnings');
+  assert.equal(await app.get('/items/stub'), { status: 200, text: '{"things":[]}' });
+  const item = await app.get('/items');
+  assert.is(item.status, 200);
+  assert.is(item.text, '{"id":1,"meta":{},"extra":{},"byName":{},"data":null,"price":"0.01","at":"1970-01-01T00:00:00.000Z","tags":[]}');
 });
 
 test('typedResponses false: every value is sent whole with JSON.stringify, typia configured or not', async () => {
@@ -110,13 +138,14 @@ test('typedResponses false: every value is sent whole with JSON.stringify, typia
   }
 });
 
-test('the generated serialiser is typia code imported from typia/lib/internal, never typia whole', async () => {
+test("'assert' checks with typia code imported from typia/lib/internal (never typia whole), then projects", async () => {
   const { compiled } = await compile('assert');
   const js = readFileSync(join(compiled.outDir, 'app.js'), 'utf8');
-  assert.match(js, /const kiln\$serialize_0 = /);
+  assert.match(js, /const kiln\$serialize_0 = kiln\$b\.assertingSerializer\(/);
+  assert.match(js, 'kiln$b.projectingSerializer(');
   assert.match(js, 'kiln$b.compiledSerializer(kiln$serialize_0)');
   assert.match(js, 'from "typia/lib/internal/');
-  assert.not.match(js, /kiln\$typia\.json\.\w+\(/, 'the call was replaced by typia');
+  assert.not.match(js, /kiln\$typia\.\w+\(/, 'the call was replaced by typia');
   assert.not.match(js, /from ['"]typia['"]/);
 });
 

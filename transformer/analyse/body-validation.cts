@@ -64,12 +64,23 @@ export function bodyValidationOf(tk: Toolkit, parameter: ts.ParameterDeclaration
           key: 'notJsonInBody',
           node: at,
           message:
-            found.what === 'a Date'
-              ? `JSON has no dates: ${where} is a Date, which a request body can never carry; ${found.advice}`
-              : `JSON cannot carry ${found.what}: ${where} is ${found.what}, which a request body can never carry; ${found.advice}`,
+            found.what === 'a File'
+              ? `A File is one part of a multipart/form-data body: ${where} is a File where no part can be; ${found.advice}`
+              : found.what === 'a Date'
+                ? `JSON has no dates: ${where} is a Date, which a request body can never carry; ${found.advice}`
+                : `JSON cannot carry ${found.what}: ${where} is ${found.what}, which a request body can never carry; ${found.advice}`,
         } as const;
       }),
     };
+  }
+  const form = field === '' && hasUploadFile(tk, type);
+  if (form && !webFileDeclared(tk)) {
+    return problem(
+      'uploadFileNeedsDomLib',
+      at,
+      `${written} has files, read from multipart/form-data, and its File is Node's (@types/node) rather than the web File that typia decodes: ` +
+        'add "DOM" to compilerOptions.lib (for example "lib": ["ES2023", "DOM"])',
+    );
   }
   const owner = methodTypeOf(tk, parameter);
   if ('reason' in owner) {
@@ -81,13 +92,12 @@ export function bodyValidationOf(tk: Toolkit, parameter: ts.ParameterDeclaration
     );
   }
   const site = { start: at.getStart(file), end: at.getEnd() };
-  return {
-    validation: {
-      typeQuery: parameterTypeQuery(tk, parameter, owner.type),
-      path: field === '' ? '$input' : `$input${accessPath(field)}`,
-      site,
-    },
+  const validation = {
+    typeQuery: parameterTypeQuery(tk, parameter, owner.type),
+    path: field === '' ? '$input' : `$input${accessPath(field)}`,
+    site,
   };
+  return { validation: form ? { ...validation, form: true } : validation };
 }
 
 /** `Parameters<Users['create']>[0]`: the parameter's declared type named through its method's type. */
@@ -163,6 +173,8 @@ export interface NonJson {
   readonly advice: string;
 }
 
+const fileAdvice =
+  'declare files as top-level properties of the whole body, `@Body() form: { title: string; avatar: File; photos?: File[] }`, which Kiln reads from multipart/form-data';
 const dateAdvice = "declare it string & tags.Format<'date-time'> (import { tags } from 'typia') and convert it in the handler";
 const jsonAdvice = 'declare the JSON form (a string, a number, an array or a plain object) and convert it in the handler';
 
@@ -182,6 +194,11 @@ function collectNonJson(tk: Toolkit, type: ts.Type, path: string, seen: Set<ts.T
   };
   if (type.flags & tsi.TypeFlags.BigIntLike) return add('a bigint');
   if (type.flags & tsi.TypeFlags.ESSymbolLike) return add('a symbol');
+  if (isUploadFile(tk, type)) {
+    // A file is a top-level property of the whole body (`avatar: File`, `photos: File[]`): one form part each.
+    if (!/^[^.[]+(\[\])?$/.test(path)) found.push({ path, what: 'a File', advice: fileAdvice });
+    return;
+  }
   const builtIn = builtInClassOf(tk, type);
   if (builtIn !== undefined) return add(`a ${builtIn}`);
   if (type.isUnionOrIntersection()) {
@@ -209,4 +226,37 @@ function builtInClassOf(tk: Toolkit, type: ts.Type): string | undefined {
   const symbol = type.getSymbol();
   if (symbol === undefined || !notJsonClasses.has(symbol.name)) return undefined;
   return (symbol.declarations ?? []).some((d) => tk.program.isSourceFileDefaultLibrary(d.getSourceFile())) ? symbol.name : undefined;
+}
+
+/** True for the web `File` (or `Blob`) type of the default library or of @types/node: an uploaded file. */
+export function isUploadFile(tk: Toolkit, type: ts.Type): boolean {
+  const symbol = type.getSymbol();
+  if (symbol === undefined || (symbol.name !== 'File' && symbol.name !== 'Blob')) return false;
+  return (symbol.declarations ?? []).some((d) => {
+    const source = d.getSourceFile();
+    return tk.program.isSourceFileDefaultLibrary(source) || /[\\/]@types[\\/]node[\\/]/.test(source.fileName);
+  });
+}
+
+/** Whether a whole-body type has a `File` (or `File[]`) property: such a body is read from multipart/form-data. */
+export function hasUploadFile(tk: Toolkit, type: ts.Type): boolean {
+  const { checker } = tk;
+  const object = checker.getNonNullableType(type);
+  const members = object.isUnion() ? object.types : [object];
+  return members.some((member) =>
+    checker.getPropertiesOfType(member).some((property) => {
+      const propertyType = checker.getNonNullableType(checker.getTypeOfSymbol(property));
+      const parts = propertyType.isUnion() ? propertyType.types : [propertyType];
+      return parts.some(
+        (part) =>
+          isUploadFile(tk, part) || (checker.isArrayType(part) && isUploadFile(tk, checker.getTypeArguments(part as ts.TypeReference)[0]!)),
+      );
+    }),
+  );
+}
+
+/** Whether the program's default library declares the web `File` (the DOM library), which typia's FormData programmers recognise. */
+function webFileDeclared(tk: Toolkit): boolean {
+  const symbol = tk.checker.resolveName('File', undefined, tk.ts.SymbolFlags.Type, false);
+  return (symbol?.declarations ?? []).some((d) => tk.program.isSourceFileDefaultLibrary(d.getSourceFile()));
 }

@@ -83,6 +83,8 @@ export interface BodyValidation {
   readonly path: string;
   /** The parameter's declared type in the original file: where typia's own errors about the type are reported. */
   readonly site: { readonly start: number; readonly end: number };
+  /** A whole body with a `File` property: read from multipart/form-data and decoded by typia's FormData programmers. */
+  readonly form?: true;
 }
 
 export interface RouteModel {

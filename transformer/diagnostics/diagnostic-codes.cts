@@ -21,7 +21,13 @@ export const diagnosticCodes = {
   bodyTypeNotNameable: { code: 111, title: 'a typed @Body is on a method whose type generated code cannot name from module scope' },
   notJsonInBody: {
     code: 112,
-    title: 'a @Body type holds a Date (or a bigint, symbol, function, Map, Set...), which a JSON body can never carry',
+    title:
+      'a @Body type holds a Date (or a bigint, symbol, function, Map, Set...), which a JSON body can never carry, or a File where no multipart part can be',
+  },
+  uploadFileNeedsDomLib: {
+    code: 117,
+    title:
+      'a @Body type has a File property, and the File type is not the web File of TypeScript\'s DOM library (add "DOM" to compilerOptions.lib)',
   },
   injectionNoRuntimeValue: {
     code: 160,
@@ -69,6 +75,11 @@ export const diagnosticCodes = {
   typedResponsesWithoutTypia: {
     code: 151,
     title: "the plugin option typedResponses is set, and compilerOptions.plugins does not list typia's transformer",
+  },
+  unfilterableResponsePart: {
+    code: 152,
+    title:
+      "warning: a part of a route's return type cannot be filtered (any, unknown, object, {}, an index signature, a class with toJSON, never, a type parameter): it is sent as it is",
   },
   openApiNotJson: {
     code: 140,

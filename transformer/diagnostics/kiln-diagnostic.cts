@@ -8,14 +8,20 @@ const codeOffset = 9000;
  * A Kiln build error on a node (or on no file), as a `ts.Diagnostic` that tspc prints with file:line:column
  * (`error TS9101: KILN101 ...`) and editors show with source `kiln`.
  */
-export function kilnDiagnostic(tsi: typeof ts, key: DiagnosticKey, node: ts.Node | undefined, message: string): ts.Diagnostic {
+export function kilnDiagnostic(
+  tsi: typeof ts,
+  key: DiagnosticKey,
+  node: ts.Node | undefined,
+  message: string,
+  category: ts.DiagnosticCategory = tsi.DiagnosticCategory.Error,
+): ts.Diagnostic {
   const file = node?.getSourceFile();
   const start = node?.getStart(file);
   return {
     file,
     start,
     length: node === undefined ? undefined : node.getEnd() - start!,
-    category: tsi.DiagnosticCategory.Error,
+    category,
     code: codeOffset + diagnosticCodes[key].code,
     source: 'kiln',
     messageText: `${codeLabel(key)}: ${message}`,

@@ -182,7 +182,9 @@ function binderSource(method: MethodModel, name: string, file: FileModel, values
       ? `async function ${name}(req: ${helpers}.KilnRequest, strict: boolean${injected}): Promise<unknown[]> {`
       : `function ${name}(req: ${helpers}.KilnRequest, strict: boolean${injected}): unknown[] {`,
   );
-  if (readsBody) lines.push(`  const body = await ${helpers}.readBody(req, strict);`);
+  // A body type with a File is read from multipart/form-data; every other body by its media type.
+  const readsForm = method.parameters.some((p) => p?.validation?.form === true);
+  if (readsBody) lines.push(`  const body = await ${helpers}.${readsForm ? 'readFormBody' : 'readBody'}(req, strict);`);
   lines.push(...validators.open(method));
   for (const parameter of method.parameters) {
     if (parameter === undefined) lines.push('    undefined, // not bound: see the KILN error reported for this parameter');

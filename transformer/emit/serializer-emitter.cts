@@ -1,8 +1,12 @@
-// Emit stage for typed responses: one typia JSON serialiser per return type, as a module constant
-// in the generated tail (moved to the top of the file at emit time, like the body validators), and
-// the name of the serialiser each route's `@kiln$b.compiledSerializer(...)` passes to the runtime.
-import type { FileResponses, ResponseSerialization, ResponsesModel } from '../analyse/return-type.cjs';
+// Emit stage for typed responses: one serialiser per return type, as a module constant in the
+// generated tail (moved to the top of the file at emit time, like the body validators), and the
+// name of the serialiser each route's `@kiln$b.compiledSerializer(...)` passes to the runtime. The
+// serialiser is `JSON.stringify` of the value projected to the type's shape: the shape as a table
+// of plain data, and a projector written for it here (projector-emitter.cts).
+import type { FileResponses, ResponsesModel } from '../analyse/return-type.cjs';
+import type { ShapeRef } from '../analyse/response-shape.cjs';
 import { helpersNamespace, serializerName, typiaNamespace } from './generated-names.cjs';
+import { emitProjector } from './projector-emitter.cjs';
 
 /** What the serialisers of one file add to its generated tail. */
 export interface GeneratedSerializers {
@@ -15,16 +19,14 @@ export interface GeneratedSerializers {
 }
 
 /**
- * `const kiln$serialize_0 = kiln$typia.json.createStringify<Awaited<ReturnType<Users['get']>>>();`
- * for each distinct return type of the file, or for a list
- * `const kiln$serialize_1 = kiln$b.copyThenStringify(kiln$typia.misc.createClone<Awaited<ReturnType<Users['list']>>>());`.
- * typia's transformer replaces each call with straight-line code that writes (or copies) exactly
- * the properties the type declares. `typiaDeclared` says whether the tail
- * already declares `kiln$typia` (a file with typed bodies).
+ * `const kiln$serialize_0 = kiln$b.projectingSerializer([...shape table...], (kit) => { ...projector... });`
+ * for each distinct return type of the file; under `'assert'` wrapped in
+ * `kiln$b.assertingSerializer(kiln$typia.createAssert<Awaited<ReturnType<Users['get']>>>(), ...)`.
+ * `typiaDeclared` says whether the tail already declares `kiln$typia` (a file with typed bodies).
  */
-export function emitSerializers(file: FileResponses, factory: ResponsesModel['factory'], typiaDeclared: boolean): GeneratedSerializers {
+export function emitSerializers(file: FileResponses, model: Pick<ResponsesModel, 'assert'>, typiaDeclared: boolean): GeneratedSerializers {
   const names = new Map<string, string>();
-  const forms = new Map<string, ResponseSerialization['form']>();
+  const shapes = new Map<string, ShapeRef>();
   const serializers = new Map<number, string>();
   const sites = new Map<string, { start: number; end: number }>();
   for (const [nameEnd, serialization] of file.methods) {
@@ -32,21 +34,19 @@ export function emitSerializers(file: FileResponses, factory: ResponsesModel['fa
     if (name === undefined) {
       name = serializerName(names.size);
       names.set(serialization.typeQuery, name);
-      forms.set(serialization.typeQuery, serialization.form);
+      shapes.set(serialization.typeQuery, serialization.shape);
       sites.set(name, serialization.site);
     }
     serializers.set(nameEnd, name);
   }
-  const lines = ['// ---- typed responses: typia JSON serialisers (docs: guide/typed-responses.md) ----'];
-  if (!typiaDeclared) lines.push(`declare const ${typiaNamespace}: typeof import('typia').default;`);
+  const lines = ['// ---- typed responses: projected to the declared type, then JSON.stringify (docs/guide/typed-responses.md) ----'];
+  if (model.assert && !typiaDeclared) lines.push(`declare const ${typiaNamespace}: typeof import('typia').default;`);
   for (const [type, name] of names) {
-    // A list is copied to its declared properties, then written by JSON.stringify (see SerializationForm);
-    // the 'assert' option checks every value, so it keeps typia's asserting serialiser for lists too.
-    const copied = forms.get(type) === 'list' && factory === 'createStringify';
+    const projecting = `${helpersNamespace}.projectingSerializer(${emitProjector(shapes.get(type)!)})`;
     lines.push(
-      copied
-        ? `const ${name} = ${helpersNamespace}.copyThenStringify(${typiaNamespace}.misc.createClone<${type}>());`
-        : `const ${name} = ${typiaNamespace}.json.${factory}<${type}>();`,
+      model.assert
+        ? `const ${name} = ${helpersNamespace}.assertingSerializer(${typiaNamespace}.createAssert<${type}>(), ${projecting});`
+        : `const ${name} = ${projecting};`,
     );
   }
   lines.push(`void [${[...names.values()].join(', ')}];`, '');

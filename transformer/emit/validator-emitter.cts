@@ -43,6 +43,12 @@ export class BodyValidators {
   wrap(parameter: ParameterModel, expression: string): string {
     const validation = parameter.validation;
     if (validation === undefined) return expression;
+    if (validation.form === true) {
+      const decode = this.nameOf(validation.typeQuery, validation.site, 'http.createFormData');
+      const validate = this.nameOf(validation.typeQuery, validation.site, 'http.createValidateFormData');
+      const path = validation.path === '$input' && !this.#collecting ? '' : `, ${quote(validation.path)}`;
+      return `${this.helpers}.validateForm(${expression}, strict, ${decode}, ${validate}${path}${this.#collecting ? ', failures' : ''})`;
+    }
     const name = this.nameOf(validation.typeQuery, validation.site);
     const path = validation.path === '$input' && !this.#collecting ? '' : `, ${quote(validation.path)}`;
     return `${this.helpers}.validateBody(${expression}, strict, ${name}${path}${this.#collecting ? ', failures' : ''})`;
@@ -52,11 +58,13 @@ export class BodyValidators {
    * The validator constant for a type (one per type and file): typed bodies, and since issue 13 the
    * tagged and object-typed parameters (`ParameterModel.check`).
    */
-  nameOf(typeQuery: string, site: BodyValidation['site']): string {
-    let name = this.#names.get(typeQuery);
+  nameOf(typeQuery: string, site: BodyValidation['site'], factory = 'createValidateEquals'): string {
+    // Keyed by factory and type: a form body's decoder and validator are two constants of one type.
+    const key = `${factory}<${typeQuery}>`;
+    let name = this.#names.get(key);
     if (name === undefined) {
       name = validatorName(this.#names.size);
-      this.#names.set(typeQuery, name);
+      this.#names.set(key, name);
       this.#sites.set(name, site);
     }
     return name;
@@ -71,7 +79,7 @@ export class BodyValidators {
   declarations(): string[] {
     if (this.#names.size === 0) return [];
     const typia = `declare const ${typiaNamespace}: typeof import('typia').default;`;
-    return [typia, ...[...this.#names].map(([type, name]) => `const ${name} = ${typiaNamespace}.createValidateEquals<${type}>();`)];
+    return [typia, ...[...this.#names].map(([call, name]) => `const ${name} = ${typiaNamespace}.${call}();`)];
   }
 }
 

@@ -136,7 +136,12 @@ export function buildOpenApiDocument(
             );
             continue;
           }
-          if (parameter.key === '') wholeBody = { required: parameter.required, content: bodyContent(schema, type, tk) };
+          if (parameter.key === '')
+            wholeBody = {
+              required: parameter.required,
+              // A body with files is a multipart/form-data form; each File property is a binary part.
+              content: parameter.validation?.form === true ? { 'multipart/form-data': { schema } } : bodyContent(schema, type, tk),
+            };
           else {
             bodyProperties[parameter.key] = description === undefined ? schema : { ...schema, description };
             if (parameter.required) bodyRequired.push(parameter.key);

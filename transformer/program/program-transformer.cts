@@ -24,7 +24,8 @@ export interface KilnTransformerConfig {
   readonly disable?: readonly string[];
   /**
    * Typed responses (docs: guide/typed-responses.md): `true` (the default when typia's transformer is in
-   * `plugins`) sends each route's value through a typia serialiser written for its return type;
+   * `plugins`) sends `JSON.stringify` of each route's value projected to its return type (only
+   * the declared properties; docs/guide/typed-responses.md);
    * `'assert'` also checks the value against the type first (a 500 when it does not match: for
    * development); `false` keeps `JSON.stringify` for every route.
    */
@@ -49,6 +50,8 @@ export interface CompiledProgram {
   readonly originalTexts: ReadonlyMap<string, string>;
   /** The KILN errors to report (already filtered by `disable`). */
   readonly kilnErrors: readonly ts.Diagnostic[];
+  /** The KILN warnings (KILN152), filtered by `disable`: printed, never counted as errors. */
+  readonly kilnWarnings: readonly ts.Diagnostic[];
 }
 
 /**
@@ -85,7 +88,7 @@ export function compileProgram(
     const generated = emitFileCode(fileModel, bindingModule, commonJs);
     const fileResponses = responses.files.get(fileName);
     const serialized =
-      fileResponses === undefined ? undefined : emitSerializers(fileResponses, responses.factory, generated.validatorSites.size > 0);
+      fileResponses === undefined ? undefined : emitSerializers(fileResponses, responses, generated.validatorSites.size > 0);
     const text = rewriteSource(original.text, fileModel.decoratorRanges, generated.text + (serialized?.text ?? ''));
     texts.set(fileName, text);
     originalTexts.set(text, original.text);
@@ -149,7 +152,8 @@ export function compileProgram(
 
   const disabled = new Set(config.disable ?? []);
   const kilnErrors = [...model.diagnostics, ...responses.diagnostics, ...openApi].filter((d) => !disabled.has(kilnCodeOf(d)));
-  return { program: next, model, plans, texts, originalTexts, kilnErrors };
+  const kilnWarnings = responses.warnings.filter((d) => !disabled.has(kilnCodeOf(d)));
+  return { program: next, model, plans, texts, originalTexts, kilnErrors, kilnWarnings };
 }
 
 /**
@@ -171,6 +175,7 @@ export function transformProgram(
   }
   const tsi = extras.ts;
   const compiled = compileProgram(tsi, program, host, config);
+  printWarnings(tsi, program, compiled.kilnWarnings);
   const hooks: HookOptions = {
     ts: tsi,
     original: program,
@@ -182,6 +187,20 @@ export function transformProgram(
   hookDiagnostics(compiled.program, hooks);
   hookEmit(compiled.program, hooks);
   return compiled.program;
+}
+
+/**
+ * KILN warnings go to stderr in tspc's own format (`app.ts(8,3): warning TS9152: KILN152: ...`):
+ * a warning among the program's diagnostics would make tspc exit non-zero, failing the build.
+ */
+function printWarnings(tsi: typeof ts, program: ts.Program, warnings: readonly ts.Diagnostic[]): void {
+  if (warnings.length === 0) return;
+  const host: ts.FormatDiagnosticsHost = {
+    getCanonicalFileName: (fileName) => fileName,
+    getCurrentDirectory: () => program.getCurrentDirectory(),
+    getNewLine: () => '\n',
+  };
+  process.stderr.write(tsi.formatDiagnostics(warnings, host));
 }
 
 /** The folder of the tsconfig.json (paths in the plugin options are relative to it). */

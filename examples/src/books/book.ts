@@ -35,3 +35,9 @@ export enum Stock {
 }
 
 export type SortOrder = 'asc' | 'desc';
+
+/** A cover picture upload: a `multipart/form-data` body (the `File` is the web one: tsconfig lib "DOM"). */
+export interface CoverUpload {
+  cover: File;
+  caption?: string;
+}

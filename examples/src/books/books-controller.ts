@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, HttpError, HttpStatus, Param, Post, Query } from '@kiln/core';
 import { Roles } from '../auth/roles.js';
 import { RequireApiKey } from '../middleware/require-api-key.js';
-import { Genre, Stock, type Book, type NewBook, type SortOrder } from './book.js';
+import { Genre, Stock, type Book, type CoverUpload, type NewBook, type SortOrder } from './book.js';
 import { BookStore } from './book-store.js';
 
 /** The catalogue: search, read, add and remove books. */
@@ -118,6 +118,23 @@ export class BooksController {
     return new Response(csv, {
       headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="book-${book.id}.csv"` },
     });
+  }
+
+  /**
+   * Upload a cover picture
+   *
+   * `multipart/form-data` with a `cover` file and an optional `caption`; the file is streamed
+   * (in memory while small, else to a temporary file removed once the answer is sent).
+   * @param id the book's id
+   * @response 404 No book has this id
+   */
+  @Post('/:id/cover', RequireApiKey)
+  @HttpStatus(HttpCode.CREATED)
+  async uploadCover(@Param('id') id: number, @Body() upload: CoverUpload) {
+    this.#find(id);
+    const bytes = new Uint8Array(await upload.cover.arrayBuffer());
+    // A real shop would store the bytes; the example answers what it received.
+    return { bookId: id, name: upload.cover.name, type: upload.cover.type, size: bytes.byteLength, caption: upload.caption ?? null };
   }
 
   #find(id: number): Book {

@@ -151,7 +151,8 @@ export class RedisStore implements RateLimitStore {
   /** `increment` plus the time (ms) when the oldest counted request leaves the window. */
   hit(key: string): Promise<RateLimitHit> {
     const redisKey = this.keyFor(key);
-    const member = `${this.#id}:${(this.#sequence = (this.#sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
+    // the counter records no member: no unique id to build
+    const member = this.#counter ? '' : `${this.#id}:${(this.#sequence = (this.#sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
     const sentAt = Date.now();
     // In Redis time: past it, this request has been given up (timed out) and the script must not count it.
     const deadline = this.#offset === undefined ? -1 : sentAt + this.#offset + this.#timeoutMs;

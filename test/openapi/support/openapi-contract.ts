@@ -26,7 +26,7 @@ export interface Sample {
   readonly status: number;
   readonly method?: string;
   readonly headers?: Record<string, string>;
-  readonly body?: string;
+  readonly body?: string | FormData;
 }
 
 /** Fails with the independent validator's own words when the document is not valid OpenAPI 3.1. */

@@ -1,11 +1,18 @@
 // The Kiln benchmark application, without a socket: routes (a)–(c), and with `rateLimited` every
-// route behind a global @kiln/rate-limit; with `logFile`, behind requestLogger() writing to that file. server.ts listens with it; the in-process benchmark
-// drives its `handler` directly.
-import { createServer, requestLogger, type KilnServer, type Logger, type MiddlewareLike } from '@kiln/core';
+// route behind a global @kiln/rate-limit; with `logFile`, behind requestLogger() writing to that
+// file; with `compressed`, compression() in front. server.ts listens with it; the in-process
+// benchmark drives its `handler` directly.
+import { compression, createServer, requestLogger, type KilnServer, type Logger, type MiddlewareLike } from '@kiln/core';
 import { HelloController, MixedController, UsersController } from './users-controller.js';
 
-export async function createKilnApp({ rateLimited = false, logFile = undefined as string | undefined } = {}): Promise<KilnServer> {
+export async function createKilnApp({
+  rateLimited = false,
+  logFile = undefined as string | undefined,
+  compressed = false,
+} = {}): Promise<KilnServer> {
   const middlewares: MiddlewareLike[] = [];
+  // Only for the compression part (bench/http/compression.bench.mjs).
+  if (compressed) middlewares.push(compression());
   let logger: Logger | undefined;
   if (logFile !== undefined) {
     // The logged variant: requestLogger() first, pino writing to a file through its own buffered

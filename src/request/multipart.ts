@@ -1,0 +1,244 @@
+import type * as fsModule from 'node:fs';
+import type * as moduleModule from 'node:module';
+import type * as osModule from 'node:os';
+import type * as pathModule from 'node:path';
+import type { BusboyConstructor, BusboyFileStream, BusboyInstance } from '@fastify/busboy';
+import { HttpError } from '../http-error.js';
+import { KilnError } from '../kiln-error.js';
+import { nodeBuiltin } from '../runtime/node-builtin.js';
+import type { UploadLimits } from './upload-options.js';
+
+let busboy: BusboyConstructor | undefined;
+
+/**
+ * `@fastify/busboy`, an optional peer dependency: loaded on the first multipart body, so that an
+ * app without uploads needs neither it nor the `node:` modules it uses.
+ */
+function loadBusboy(): BusboyConstructor {
+  if (busboy !== undefined) return busboy;
+  const { createRequire } = nodeBuiltin<typeof moduleModule>('node:module', 'multipart/form-data', 'KILN013');
+  try {
+    const loaded = createRequire(import.meta.url)('@fastify/busboy') as { Busboy?: BusboyConstructor } & BusboyConstructor;
+    busboy = loaded.Busboy ?? loaded;
+  } catch (error) {
+    const failure = new KilnError(
+      'KILN013',
+      'A multipart/form-data body arrived, and reading it needs the @fastify/busboy package: npm install @fastify/busboy',
+    );
+    failure.cause = error;
+    throw failure;
+  }
+  return busboy;
+}
+
+function tooLarge(what: string): HttpError {
+  return new HttpError(413, what);
+}
+
+function malformed(detail: string): HttpError {
+  return new HttpError(400, `Malformed multipart/form-data body: ${detail}`);
+}
+
+/**
+ * The temporary files of one request's uploads: one folder made on the first file that outgrows
+ * memory, removed whole by `remove()`, which runs once the answer is sent or the client is gone
+ * (and at once if the body fails). A file spilled after `remove()` is removed as soon as it exists.
+ */
+export class UploadFolder {
+  #path: Promise<string> | undefined;
+  #removed = false;
+  readonly #streams = new Set<fsModule.WriteStream>();
+
+  constructor(readonly tmpDir: string | undefined) {}
+
+  get removed(): boolean {
+    return this.#removed;
+  }
+
+  /** A new file in the folder, open for writing. */
+  async create(fs: typeof fsModule, path: typeof pathModule, index: number): Promise<{ file: string; stream: fsModule.WriteStream }> {
+    const os = nodeBuiltin<typeof osModule>('node:os', 'multipart/form-data', 'KILN013');
+    this.#path ??= fs.promises.mkdtemp(path.join(this.tmpDir ?? os.tmpdir(), 'kiln-upload-'));
+    const folder = await this.#path;
+    if (this.#removed) throw new Error('The upload folder was removed');
+    const file = path.join(folder, `file-${index}`);
+    const stream = fs.createWriteStream(file);
+    this.#streams.add(stream);
+    stream.once('close', () => this.#streams.delete(stream));
+    return { file, stream };
+  }
+
+  /** Removes every temporary file of the request. Never rejects; safe to call more than once. */
+  async remove(): Promise<void> {
+    if (this.#removed) return;
+    this.#removed = true;
+    for (const stream of this.#streams) stream.destroy();
+    if (this.#path === undefined) return;
+    try {
+      const folder = await this.#path;
+      const fs = nodeBuiltin<typeof fsModule>('node:fs', 'multipart/form-data', 'KILN013');
+      await fs.promises.rm(folder, { recursive: true, force: true });
+    } catch {
+      // The folder was never made (mkdtemp failed), or is gone already.
+    }
+  }
+}
+
+/** A file part as it arrives: in memory while small, then in a temporary file. */
+async function receiveFile(
+  stream: BusboyFileStream,
+  field: string,
+  name: string,
+  type: string,
+  limits: UploadLimits,
+  folder: UploadFolder,
+  index: number,
+): Promise<File> {
+  const fs = nodeBuiltin<typeof fsModule>('node:fs', 'multipart/form-data', 'KILN013');
+  const path = nodeBuiltin<typeof pathModule>('node:path', 'multipart/form-data', 'KILN013');
+  const chunks: Buffer[] = [];
+  let held = 0;
+  let spilled: { file: string; stream: fsModule.WriteStream } | undefined;
+  let spilling: Promise<void> | undefined;
+  let failure: unknown;
+  const fail = (error: unknown) => {
+    failure ??= error;
+    stream.resume();
+  };
+  await new Promise<void>((resolve, reject) => {
+    stream.on('limit', () =>
+      fail(tooLarge(`File '${field}' is larger than the limit of ${limits.maxFileSize} bytes (uploads.maxFileSize)`)),
+    );
+    stream.on('data', (chunk: Buffer) => {
+      if (failure !== undefined) return;
+      if (spilled !== undefined) {
+        if (!spilled.stream.write(chunk)) {
+          stream.pause();
+          spilled.stream.once('drain', () => stream.resume());
+        }
+        return;
+      }
+      chunks.push(chunk);
+      held += chunk.length;
+      if (held <= limits.memoryFileSize || spilling !== undefined) return;
+      // Outgrew memory: later chunks wait while the temporary file is made, then everything goes there.
+      stream.pause();
+      spilling = folder.create(fs, path, index).then((created) => {
+        spilled = created;
+        created.stream.on('error', fail);
+        for (const held of chunks.splice(0)) created.stream.write(held);
+        stream.resume();
+      }, fail);
+    });
+    stream.on('error', (error) => fail(malformed((error as Error).message)));
+    stream.on('end', async () => {
+      await spilling;
+      if (failure !== undefined) return reject(failure);
+      if (spilled === undefined) return resolve();
+      spilled.stream.end(() => resolve());
+    });
+  });
+  if (spilled === undefined) return new File(chunks, name, { type });
+  // A Blob backed by the file: read when the handler reads it, never held in memory.
+  const blob = await fs.openAsBlob(spilled.file, { type });
+  return new File([blob], name, { type });
+}
+
+/**
+ * Reads a `multipart/form-data` body into a web `FormData`: fields as strings, files as web
+ * `File`s (in memory up to `memoryFileSize`, else backed by a temporary file in `folder`). Streams
+ * the body through `@fastify/busboy` with backpressure; answers 413 past any limit and 400 for a
+ * body that is not valid multipart (no boundary, a truncated body). On failure the temporary files
+ * are removed before it rejects.
+ */
+export async function readMultipart(
+  body: ReadableStream<Uint8Array> | null,
+  contentType: string,
+  limits: UploadLimits,
+  folder: UploadFolder,
+): Promise<FormData> {
+  const Busboy = loadBusboy();
+  let parser: BusboyInstance;
+  try {
+    parser = new Busboy({
+      headers: { 'content-type': contentType },
+      limits: {
+        fileSize: limits.maxFileSize,
+        files: limits.maxFiles,
+        fields: limits.maxFields,
+        fieldSize: limits.maxFieldSize,
+        parts: limits.maxFiles + limits.maxFields,
+      },
+    });
+  } catch (error) {
+    throw malformed((error as Error).message);
+  }
+  const form = new FormData();
+  const files: Promise<void>[] = [];
+  let failure: unknown;
+  let fileCount = 0;
+  const fail = (error: unknown) => {
+    failure ??= error;
+  };
+  parser.on('field', (name, value, _nameTruncated, valueTruncated) => {
+    if (valueTruncated) fail(tooLarge(`Field '${name}' is larger than the limit of ${limits.maxFieldSize} bytes (uploads.maxFieldSize)`));
+    else form.append(name, value);
+  });
+  parser.on('file', (name, stream, filename, _encoding, mimeType) => {
+    // A stream without an 'error' listener would throw when the body breaks off inside it.
+    stream.on('error', () => {});
+    if (failure !== undefined) {
+      stream.resume();
+      return;
+    }
+    const index = fileCount++;
+    files.push(
+      receiveFile(stream, name, filename ?? '', mimeType, limits, folder, index).then((file) => {
+        if (failure === undefined) form.append(name, file);
+      }, fail),
+    );
+  });
+  parser.on('filesLimit', () => fail(tooLarge(`More than ${limits.maxFiles} files (uploads.maxFiles)`)));
+  parser.on('fieldsLimit', () => fail(tooLarge(`More than ${limits.maxFields} fields (uploads.maxFields)`)));
+  parser.on('partsLimit', () =>
+    fail(tooLarge(`More than ${limits.maxFiles + limits.maxFields} parts (uploads.maxFiles + uploads.maxFields)`)),
+  );
+  const parsed = new Promise<void>((resolve) => {
+    parser.on('finish', resolve);
+    parser.on('error', (error) => {
+      fail(malformed((error as Error).message));
+      resolve();
+    });
+  });
+  try {
+    if (body === null) throw malformed('the body is empty');
+    const reader = body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (failure !== undefined) break;
+        if (!parser.write(value)) await new Promise((resolve) => parser.once('drain', resolve));
+      }
+    } catch (error) {
+      // The body stream's own error: 413 past maxTotalSize, 400 for a body that ended early.
+      fail(error instanceof HttpError ? error : malformed((error as Error).message));
+    } finally {
+      if (failure !== undefined) reader.cancel().catch(() => {});
+    }
+    if (failure === undefined) {
+      parser.end();
+      await parsed;
+      await Promise.all(files);
+    }
+    // After a failure the parser is dropped: files still arriving never end, and are removed with the folder.
+    if (failure !== undefined) {
+      parser.destroy();
+      throw failure;
+    }
+    return form;
+  } catch (error) {
+    await folder.remove();
+    throw error;
+  }
+}
