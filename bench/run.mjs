@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// `npm run bench [-- part ...] [--rounds N] [--seconds S] [--warmup S] [--servers REGEX] [--scenarios a,b,c,d] [--quick] [--no-build]`
+// `npm run bench [-- part ...] [--rounds N] [--seconds S] [--warmup S] [--servers REGEX] [--scenarios a,b,c,d] [--runtimes Bun,Deno] [--quick] [--no-build]`
 // Installs bench/'s own dependencies if missing, builds Kiln (and @kiln/rate-limit) and the
 // benchmark apps, runs the chosen parts (default: all), keeps each part's raw results in
 // bench/results/raw/ and rewrites bench/results/latest.md and latest.svg from them.
-// Parts: binding, in-process, http, compression, cold-start, injection-start, build, rate-limit-redis; `report` alone rewrites the report only.
+// Parts: binding, in-process, http, compression, cold-start, injection-start, build, rate-limit-redis, runtimes (Node 20/26, Bun, Deno, workerd); `report` alone rewrites the report only.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const rootDir = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const rawDir = fileURLToPath(new URL('results/raw/', import.meta.url));
-const allParts = ['binding', 'in-process', 'http', 'compression', 'cold-start', 'injection-start', 'build', 'rate-limit-redis'];
+const allParts = ['binding', 'in-process', 'http', 'compression', 'cold-start', 'injection-start', 'build', 'rate-limit-redis', 'runtimes'];
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -24,6 +24,8 @@ const { values: options, positionals } = parseArgs({
     warmup: { type: 'string', default: '2' },
     servers: { type: 'string' },
     scenarios: { type: 'string' },
+    // The runtimes part only: which runtimes to measure ('Node 20,Node 26,Bun,Deno,workerd'); the others keep their last results.
+    runtimes: { type: 'string' },
     quick: { type: 'boolean', default: false },
     // Skips `npm run build` (Kiln and its packages as last built); bench/'s own TypeScript is still compiled.
     'no-build': { type: 'boolean', default: false },
@@ -64,6 +66,14 @@ if (!reportOnly) {
 
 const { commit, loadAverage, machine } = await import('./report/machine.mjs');
 await mkdir(rawDir, { recursive: true });
+
+async function readRawEarly(name) {
+  try {
+    return JSON.parse(await readFile(`${rawDir}/${name}.json`, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
 
 async function timed(name, run) {
   const before = loadAverage();
@@ -120,6 +130,19 @@ for (const part of parts) {
         warmupSeconds: quick ? 1 : Number(options.warmup),
       }),
     );
+  } else if (part === 'runtimes') {
+    const { runRuntimes } = await import('./runtimes/runtimes.bench.mjs');
+    const previous = await readRawEarly('runtimes');
+    await timed('runtimes', () =>
+      runRuntimes({
+        rounds: quick ? 1 : Number(options.rounds),
+        seconds: quick ? 2 : Number(options.seconds),
+        warmupSeconds: quick ? 1 : Number(options.warmup),
+        coldStartRuns: quick ? 3 : 7,
+        only: options.runtimes?.split(','),
+        previous,
+      }),
+    );
   } else if (part === 'build') {
     const { runBuildOverhead } = await import('./build-overhead/build-overhead.bench.mjs');
     await timed('build', () => runBuildOverhead({ runs: quick ? 2 : 5, transformer }));
@@ -151,7 +174,15 @@ const results = {
 const { resultsMarkdown } = await import('./report/results-markdown.mjs');
 const { chartPanels } = await import('./report/chart-panels.mjs');
 const { barChartSvg } = await import('./report/bar-chart-svg.mjs');
-await writeFile(`${benchDir}/results/latest.md`, resultsMarkdown(results));
+// The runtimes part has a section of its own: measured alone, it replaces only that section and
+// keeps the Node figures of the last full run (whose raw results this machine may not have).
+const runtimes = await readRaw('runtimes');
+const { runtimesMarkdown, runtimesHeading } = await import('./report/runtimes-markdown.mjs');
+const nodeParts = ['binding', 'inProcess', 'http', 'coldStart', 'injectionStart', 'build', 'buildOpenApi'];
+const latestPath = `${benchDir}/results/latest.md`;
+const kept = existsSync(latestPath) ? (await readFile(latestPath, 'utf8')).split(`\n${runtimesHeading}`)[0] : '';
+const nodeReport = nodeParts.some((part) => results[part] !== undefined) || kept === '' ? resultsMarkdown(results) : kept;
+await writeFile(latestPath, nodeReport.trimEnd() + '\n' + (runtimes ? `\n${runtimesMarkdown(runtimes)}` : ''));
 if (results.http)
   await writeFile(
     `${benchDir}/results/latest.svg`,

@@ -1,7 +1,11 @@
-// `npm run bundle`: the example as one deployable ES module. esbuild with @kiln/core/esbuild
-// compiles the controllers (binders and typia validators, from the same analysis as tspc) and
-// bundles them with @kiln/core's runtime and typia's helpers into dist-bundle/server.mjs, which
-// needs nothing but Node: `node dist-bundle/server.mjs`. `npm run build` has already built @kiln/core.
+// `npm run bundle`: the example as one deployable ES module per kind of runtime. esbuild with
+// @kiln/core/esbuild compiles the controllers (binders and typia validators, from the same analysis
+// as tspc) and bundles them with @kiln/core's runtime and typia's helpers:
+// - dist-bundle/server.mjs listens with app.listen(): `node`, `bun` or `deno run` it;
+// - dist-bundle/worker.mjs exports `{ fetch }` for workerd (Cloudflare Workers), with the OpenAPI
+//   document the tspc build wrote (openapi.json) bundled in.
+// `npm run build` has already built @kiln/core. `node bundle.mjs <dir>` writes into examples/<dir>/
+// instead (the benchmarks do, beside the tests' dist-bundle/).
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,18 +22,31 @@ if (!existsSync(linked)) {
 const { build } = await import('esbuild');
 const { default: kiln } = await import('@kiln/core/esbuild');
 
+const out = join(example, process.argv[2] ?? 'dist-bundle');
 const started = performance.now();
-await build({
-  entryPoints: [join(example, 'src', 'main.ts')],
-  outfile: join(example, 'dist-bundle', 'server.mjs'),
+const common = {
   bundle: true,
-  platform: 'node',
   format: 'esm',
-  target: 'node20',
   sourcemap: true,
   plugins: [kiln({ tsconfig: join(example, 'tsconfig.json') })],
   logLevel: 'warning',
+};
+await build({
+  ...common,
+  entryPoints: [join(example, 'src', 'main.ts')],
+  outfile: join(out, 'server.mjs'),
+  platform: 'node',
+  target: 'node20',
+});
+// No runtime's built-ins assumed: Kiln's core imports none.
+await build({
+  ...common,
+  entryPoints: [join(example, 'worker', 'worker.ts')],
+  outfile: join(out, 'worker.mjs'),
+  platform: 'neutral',
+  mainFields: ['module', 'main'],
+  target: 'es2022',
 });
 console.log(
-  `Bundled examples/ into dist-bundle/server.mjs with esbuild + @kiln/core/esbuild in ${Math.round(performance.now() - started)} ms`,
+  `Bundled examples/ into dist-bundle/server.mjs and dist-bundle/worker.mjs with esbuild + @kiln/core/esbuild in ${Math.round(performance.now() - started)} ms`,
 );

@@ -18,6 +18,7 @@ export const runtimeErrorCodes = {
   KILN012: "`compression(options)` got an invalid option, or the runtime has no `node:zlib` (or no zstd for `encodings: ['zstd']`)",
   KILN013:
     'a multipart/form-data body arrived and the optional peer `@fastify/busboy`, which reads it, is not installed (or the runtime has no `node:fs`)',
+  KILN014: '`listen()` was called on a runtime Kiln has no listener for (Workers): export `{ fetch: app.fetch }` instead',
   KILN020:
     'dependency injection cannot be wired: a token nobody registered, a class that is neither `@Injectable()` nor registered, a cycle, a factory that threw, or a class compiled without the transformer (one error lists every problem)',
   KILN021: 'an async `factory` in `injections` rejected, so the application could not start (`listen` rejects)',

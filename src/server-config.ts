@@ -72,9 +72,13 @@ export interface KilnConfig {
 
 /** What `createServer` returns. */
 export interface KilnServer {
-  /** Starts listening; resolves with the bound address. Port 0 picks a free port. Default port 3000, all interfaces. */
+  /**
+   * Starts listening with the runtime's own server (node:http on Node, `Bun.serve` on Bun,
+   * `Deno.serve` on Deno); resolves with the bound address. Port 0 picks a free port. Default port
+   * 3000, all interfaces. On Workers the runtime listens: export `{ fetch: app.fetch }` (KILN012).
+   */
   listen(port?: number, host?: string): Promise<{ port: number; host: string }>;
-  /** The Node request listener, for your own `http`/`https` server. */
+  /** The Node request listener, for your own `http`/`https` server (Node, and Bun's or Deno's node:http). */
   readonly handler: (incoming: IncomingMessage, response: ServerResponse) => void;
   /** In-process dispatch of a web Request through the same pipeline. */
   fetch(request: Request): Promise<Response>;

@@ -1,5 +1,4 @@
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { buildRouteTable } from './app/route-table.js';
 import { withDocsRoutes } from './docs/docs-routes.js';
 import { KilnError } from './kiln-error.js';
@@ -12,8 +11,6 @@ import { headProblem } from './request/request-head.js';
 import { compileTrustProxy } from './request/client-address.js';
 import { uploadLimits } from './request/upload-options.js';
 import { isMultipart } from './request/body-parser.js';
-import { answerClientError } from './response/client-error.js';
-import { refuseConnect, refuseExpectation, refuseUpgrade } from './response/protocol-refusals.js';
 import { bodyTooLarge } from './request/body-limit.js';
 import { errorBody } from './response/error-body.js';
 import { writeError, writeJson, writeResult } from './response/node-response.js';
@@ -21,6 +18,9 @@ import { Container } from './injection/container.js';
 import type { RouteInfo } from './router/route-info.js';
 import { encodedWebResponse, errorToWebResponse, finalWebResponse, valueToWebResponse } from './response/web-response.js';
 import type { KilnConfig, KilnServer } from './server-config.js';
+import type { Listening } from './runtime/listener.js';
+import { runtimeListener } from './runtime/runtime-listener.js';
+import { platformResponse, platformSendsResponses } from './runtime/platform-response.js';
 import { isLogger, Logger } from './logging/logger.js';
 import { createLogger } from './logging/create-logger.js';
 import { decisionTrace, logRouteTable } from './logging/debug-trace.js';
@@ -177,9 +177,9 @@ export function createServer(config: KilnConfig): KilnServer {
   };
 
   // the same pipeline in process: a web Request in, a web Response out
-  const fetch = async (request: Request): Promise<Response> => {
+  const serve = async (request: Request, socketAddress: string | undefined): Promise<Response> => {
     if (!started) await ready;
-    const req = new FetchRequest(request, options);
+    const req = new FetchRequest(request, options, socketAddress);
     let response: Response;
     try {
       response = encodedWebResponse(req, finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req))));
@@ -190,10 +190,12 @@ export function createServer(config: KilnConfig): KilnServer {
       await req[kRemoveUploads]();
     }
     req[kAnswered](response.status);
-    return response;
+    return platformSendsResponses ? platformResponse(response) : response;
   };
 
-  let server: http.Server | undefined;
+  const fetch = (request: Request): Promise<Response> => serve(request, undefined);
+
+  let listening: Promise<Listening> | undefined;
   let closing: Promise<void> | undefined;
 
   return Object.freeze({
@@ -203,57 +205,25 @@ export function createServer(config: KilnConfig): KilnServer {
       return routes;
     },
     async listen(port = 3000, host?: string) {
-      if (server !== undefined) throw new Error('This Kiln server is already listening');
-      await ready;
-      if (server !== undefined) throw new Error('This Kiln server is already listening');
-      const headersTimeout = config.headersTimeout ?? 10_000;
-      const created = http.createServer(
-        {
-          headersTimeout,
-          requestTimeout: config.requestTimeout ?? 30_000,
-          keepAliveTimeout: config.keepAliveTimeout ?? 5_000,
-          maxHeaderSize: config.maxHeaderSize ?? 16 * 1024,
-          // Kiln answers a missing Host itself, with its JSON error body (see headProblem).
-          requireHostHeader: false,
-          // Node enforces the two timeouts above only this often (30 s by default).
-          connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))),
-        },
-        handler,
-      );
-      created.on('clientError', answerClientError);
-      created.on('upgrade', refuseUpgrade);
-      created.on('connect', refuseConnect);
-      created.on('checkContinue', continueOrRefuse);
-      created.on('checkExpectation', refuseExpectation);
-      // One line more than the limit is kept, so that headProblem can tell "more" from "exactly".
-      created.maxHeadersCount = maxHeadersCount + 1;
-      server = created;
-      return new Promise<{ port: number; host: string }>((resolve, reject) => {
-        created.once('error', reject);
-        created.listen(port, host, () => {
-          created.off('error', reject);
-          const address = created.address() as AddressInfo;
-          resolve({ port: address.port, host: address.address });
-        });
-      });
+      if (listening !== undefined) throw new Error('This Kiln server is already listening');
+      // The listener of the runtime this runs on (node:http, Bun.serve, Deno.serve), loaded only there.
+      const opening = (async () => {
+        const start = await runtimeListener();
+        await ready;
+        return start({ config, handler, checkContinue: continueOrRefuse, serve, maxHeadersCount }, port, host);
+      })();
+      listening = opening;
+      return (await opening).address;
     },
     close() {
-      if (server === undefined) return (closing ??= container.close());
-      const closingServer = server;
-      closing ??= new Promise<void>((resolve) => {
-        // Idle keep-alive connections are closed at once and again as in-flight ones finish;
-        // whatever is still open after the grace period is cut.
-        const sweep = setInterval(() => closingServer.closeIdleConnections(), 50);
-        const grace = setTimeout(() => closingServer.closeAllConnections(), config.shutdownTimeout ?? 10_000);
-        sweep.unref();
-        grace.unref();
-        closingServer.close(() => {
-          clearInterval(sweep);
-          clearTimeout(grace);
-          resolve();
-        });
-        closingServer.closeIdleConnections();
-      }).then(() => container.close());
+      if (listening === undefined) return (closing ??= container.close());
+      const stopping = listening;
+      closing ??= stopping
+        .then(
+          (server) => server.close(config.shutdownTimeout ?? 10_000),
+          () => {},
+        )
+        .then(() => container.close());
       return closing;
     },
   });

@@ -1,13 +1,29 @@
 // Builds every test project with tspc, runs each compiled uvu suite in its own process, and ends
 // with one plain "N passed, N failed" line counted from the suites' own totals. Exit 1 on any failure.
+// `node test/run.mjs [part ...] [--node=22,24,26]`: the suites whose path contains a part (all by
+// default) on this Node; with --node=…, the version-sensitive ones among them again on each Node
+// named (installed from the npm registry into .cache/runtimes/ when missing).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { delimiter, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runtimeBinary } from './runtimes/install-runtimes.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const buildRoot = join(root, 'build');
-const only = process.argv.slice(2);
+const nodeOption = process.argv.slice(2).find((arg) => arg.startsWith('--node='));
+const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--node='));
+// What depends on the Node version: the HTTP stack (hardening: parser, limits, timeouts, close;
+// runtime: requests, responses, web streams) on every other version; the build tools (esbuild,
+// vite, vitest, the register hook) and the consumer's install and build on the newest only, to
+// keep the run within budget (a full run on the versions of versionSensitive: --node=22,24,26).
+const versionSensitive = {
+  'test/hardening/': ['22', '24', '26'],
+  'test/runtime/': ['22', '24', '26'],
+  'test/build-tools/': ['26'],
+  'test/consumer/': ['26'],
+};
+const otherNodes = (nodeOption?.slice('--node='.length) ?? '').split(',').filter((version) => version !== '');
 
 function findFiles(dir, test) {
   if (!existsSync(dir)) return [];
@@ -46,10 +62,12 @@ if (only.length > 0) suites = suites.filter((file) => only.some((part) => file.i
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: colour codes start with ESC, and this strips them
 const ansi = /\u001b\[[0-9;]*m/g;
-function runSuite(file) {
+function runSuite({ file, node, label }) {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [file], { cwd: root, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    // This Node first on PATH, so that what a suite starts (npm, tspc, vitest) runs on it too.
+    const path = `${dirname(node)}${delimiter}${process.env.PATH ?? ''}`;
+    const child = spawn(node, [file], { cwd: root, env: { ...process.env, PATH: path, NO_COLOR: '1', FORCE_COLOR: '0' } });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -64,18 +82,29 @@ function runSuite(file) {
       const skipped = number('Skipped');
       let failed = total - passed;
       if ((code !== 0 || signal) && failed === 0) failed = 1; // crashed, timed out, or failed outside a test
-      resolve({ file, text, passed, failed, skipped, seconds: (performance.now() - started) / 1000 });
+      resolve({ file, label, text, passed, failed, skipped, seconds: (performance.now() - started) / 1000 });
     });
   });
 }
 
+const runs = suites.map((file) => ({ file, node: process.execPath, label: relative(buildRoot, file) }));
+for (const version of otherNodes) {
+  const node = runtimeBinary(`node${version}`);
+  for (const file of suites) {
+    const name = relative(buildRoot, file);
+    const versions = Object.entries(versionSensitive).find(([part]) => name.startsWith(part))?.[1];
+    if (versions !== undefined && (nodeOption !== undefined || versions.includes(version)))
+      runs.push({ file, node, label: `[node ${version}] ${name}` });
+  }
+}
+
 const results = [];
-const queue = [...suites];
+const queue = [...runs];
 const workers = Array.from({ length: 2 }, async () => {
   while (queue.length > 0) {
     const result = await runSuite(queue.shift());
     results.push(result);
-    const name = relative(buildRoot, result.file);
+    const name = result.label;
     const status = result.failed > 0 ? 'FAIL' : 'ok  ';
     const counts = `${result.passed} passed, ${result.failed} failed${result.skipped ? `, ${result.skipped} skipped` : ''}`;
     console.log(`${status} ${name}: ${counts} (${result.seconds.toFixed(1)} s)`);
@@ -94,6 +123,6 @@ if (suites.length === 0) {
 }
 // The slowest suites, so that a test that starts waiting on the wall clock is seen.
 const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 5);
-console.log(`\nslowest: ${slowest.map((r) => `${relative(buildRoot, r.file)} ${r.seconds.toFixed(1)} s`).join(', ')}`);
+console.log(`\nslowest: ${slowest.map((r) => `${r.label} ${r.seconds.toFixed(1)} s`).join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);

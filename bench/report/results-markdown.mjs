@@ -56,7 +56,7 @@ function httpSection(http) {
     if (scenario.id === 'e') {
       lines.push(
         '',
-        "Fastify answers through its response schema (fast-json-stringify); Kiln through the typed serialiser its build wrote for `UserSummary[]` (typia's copy of the declared properties, written by `JSON.stringify`); the others with `JSON.stringify`.",
+        'Fastify answers through its response schema (fast-json-stringify); Kiln through the typed serialiser its build wrote for `UserSummary[]` (the value projected to its declared properties by a projector generated from the type, written by `JSON.stringify`); the others with `JSON.stringify`.',
       );
     }
     if (scenario.rateLimited) {

@@ -1,4 +1,12 @@
-import { compression, createServer, requestLogger, type KilnServer, type LogLevel, type MiddlewareFunction } from '@kiln/core';
+import {
+  compression,
+  createServer,
+  requestLogger,
+  type DocsOptions,
+  type KilnServer,
+  type LogLevel,
+  type MiddlewareFunction,
+} from '@kiln/core';
 import { BooksController } from './books/books-controller.js';
 import { MetaController } from './meta/meta-controller.js';
 
@@ -10,7 +18,11 @@ const timing: MiddlewareFunction = async (_req, next) => {
   return response;
 };
 
-export function createApp(): KilnServer {
+/**
+ * `docs`: the OpenAPI document the build wrote (tsconfig.json: "openapi"), served with a docs page;
+ * a Worker, which has no files to read, passes the document itself (worker/worker.ts).
+ */
+export function createApp(docs?: DocsOptions): KilnServer {
   return createServer({
     controllers: [BooksController, MetaController],
     // One JSON line per request (pino when installed), with its X-Request-Id; first, so that it times the rest.
@@ -23,7 +35,6 @@ export function createApp(): KilnServer {
     // Cover uploads: at most 2 MiB a file, one file a request.
     uploads: { maxFileSize: 2 * 1024 * 1024, maxFiles: 1 },
     strictValidation: true,
-    // The OpenAPI document the build wrote (tsconfig.json: "openapi"), served with a docs page.
-    docs: { document: new URL('../openapi.json', import.meta.url), openapi: '/openapi.json', ui: '/docs' },
+    docs: docs ?? { document: new URL('../openapi.json', import.meta.url), openapi: '/openapi.json', ui: '/docs' },
   });
 }

@@ -1,9 +1,10 @@
 // The docs page: Swagger UI from the `swagger-ui-dist` package (an optional peer dependency the app
 // installs when it enables `docs.ui`), served by Kiln itself — the page loads nothing from a CDN.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import type * as Fs from 'node:fs';
+import type * as NodeModule from 'node:module';
+import type * as Path from 'node:path';
 import { KilnError } from '../kiln-error.js';
+import { optionalNodeBuiltin } from '../runtime/node-builtin.js';
 
 /** One file of the page: its path under the page's, its type and its bytes. */
 export interface DocsAsset {
@@ -38,10 +39,20 @@ function escapeHtml(text: string): string {
 }
 
 /** The folder of the installed `swagger-ui-dist`, or KILN033 saying how to install it. */
-function swaggerUiDist(): { dir: string; version: string } {
+function swaggerUiDist(): { dir: string; version: string; readFileSync: typeof Fs.readFileSync; join: typeof Path.join } {
+  const fs = optionalNodeBuiltin<typeof Fs>('node:fs');
+  const path = optionalNodeBuiltin<typeof Path>('node:path');
+  const module = optionalNodeBuiltin<typeof NodeModule>('node:module');
+  if (fs === undefined || path === undefined || module === undefined) {
+    throw new KilnError(
+      'KILN033',
+      'docs.ui reads the swagger-ui-dist package from the file system, which this runtime does not have (Workers): serve the page as a static asset, or remove docs.ui',
+    );
+  }
   try {
-    const manifest = createRequire(import.meta.url).resolve('swagger-ui-dist/package.json');
-    return { dir: dirname(manifest), version: (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version };
+    const manifest = module.createRequire(import.meta.url).resolve('swagger-ui-dist/package.json');
+    const version = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string }).version;
+    return { dir: path.dirname(manifest), version, readFileSync: fs.readFileSync, join: path.join };
   } catch {
     throw new KilnError(
       'KILN033',
@@ -55,7 +66,7 @@ function swaggerUiDist(): { dir: string; version: string } {
  * `undefined` the document is embedded in the page's script instead.
  */
 export function docsPageAssets(uiPath: string, documentUrl: string | undefined, document: object, title: string): DocsAsset[] {
-  const { dir, version } = swaggerUiDist();
+  const { dir, version, readFileSync, join } = swaggerUiDist();
   const base = uiPath === '/' ? '' : uiPath;
   const immutable = 'public, max-age=86400';
   const source =

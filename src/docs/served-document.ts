@@ -2,12 +2,13 @@
 // server's route table (a stale build is refused at start-up), with what only the runtime knows
 // merged in — the responses, headers and security schemes of the middlewares each route runs (e.g. a
 // rate limiter's 429, a guard's bearer token).
-import { readFileSync } from 'node:fs';
+import type * as Fs from 'node:fs';
 import type { CompiledRoute } from '../app/route-table.js';
 import { KilnError } from '../kiln-error.js';
 import type { DocsOptions } from './docs-options.js';
 import { middlewareDescription, type MiddlewareOpenApi } from './middleware-description.js';
 import { addSecurity } from './security-requirements.js';
+import { optionalNodeBuiltin } from '../runtime/node-builtin.js';
 
 type Json = Record<string, any>;
 
@@ -28,8 +29,15 @@ export function readDocument(document: DocsOptions['document']): Json {
   }
   let parsed: unknown = document;
   if (typeof document === 'string' || document instanceof URL) {
+    const fs = optionalNodeBuiltin<typeof Fs>('node:fs');
+    if (fs === undefined) {
+      throw new KilnError(
+        'KILN031',
+        `docs.document: this runtime has no file system to read ${String(document)} from (Workers): pass the parsed document, e.g. import document from './openapi.json' with { type: 'json' }`,
+      );
+    }
     try {
-      parsed = JSON.parse(readFileSync(document, 'utf8'));
+      parsed = JSON.parse(fs.readFileSync(document, 'utf8'));
     } catch (error) {
       throw new KilnError(
         'KILN031',

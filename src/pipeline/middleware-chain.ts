@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import type { CompiledRoute } from '../app/route-table.js';
 import type { MiddlewareFunction } from '../middleware.js';
 import type { RequestCore } from '../request/kiln-request.js';
@@ -6,6 +5,7 @@ import { errorToWebResponse, valueToWebResponse } from '../response/web-response
 import type { RouteDecision, UnroutedDecision } from '../router/route-decision.js';
 import { kOversizedBody, kSerializer, kStatus } from '../symbols.js';
 import { isPromiseLike } from '../is-promise-like.js';
+import { reasonPhrase } from '../response/reason-phrase.js';
 
 // hot path: binder, then handler; stays synchronous unless one of them is async
 function invokeHandler(route: CompiledRoute, req: RequestCore): unknown {
@@ -34,7 +34,7 @@ function answerUnrouted(req: RequestCore, decision: UnroutedDecision): unknown {
   const status = decision.kind === 'not-found' ? 404 : 405;
   req[kStatus] = status;
   const message = status === 404 ? `No route for ${req.method} ${req.path}` : `Method ${req.method} is not allowed for ${req.path}`;
-  return { error: STATUS_CODES[status], message };
+  return { error: reasonPhrase(status), message };
 }
 
 function finish(req: RequestCore, decision: RouteDecision<CompiledRoute>): unknown {

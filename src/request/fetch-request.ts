@@ -7,12 +7,15 @@ import { RequestCore, type RequestOptions } from './kiln-request.js';
 /** A KilnRequest over a web `Request`, for in-process dispatch with `app.fetch`. */
 export class FetchRequest extends RequestCore {
   readonly source: Request;
+  readonly #socketAddress: string | undefined;
   #url: URL | undefined;
   #flatHeaders: Record<string, string> | undefined;
 
-  constructor(source: Request, options: RequestOptions) {
+  /** `socketAddress`: the client's, when a runtime's listener (Bun, Deno) passes the request on; none in process. */
+  constructor(source: Request, options: RequestOptions, socketAddress?: string) {
     super(source.method, originFormTarget(source.url), options);
     this.source = source;
+    this.#socketAddress = socketAddress;
   }
 
   get url(): string {
@@ -43,9 +46,8 @@ export class FetchRequest extends RequestCore {
     return this.#flatHeaders;
   }
 
-  /** There is no socket in process. */
   protected socketAddress(): string | undefined {
-    return undefined;
+    return this.#socketAddress;
   }
   protected abortSignal(): AbortSignal {
     return this.source.signal;

@@ -1,6 +1,6 @@
-import { STATUS_CODES } from 'node:http';
 import { HttpError } from '../http-error.js';
 import { KilnError } from '../kiln-error.js';
+import { reasonPhrase } from './reason-phrase.js';
 
 export interface ErrorOutcome {
   status: number;
@@ -12,7 +12,7 @@ export interface ErrorOutcome {
 }
 
 export function errorBody(status: number, message: string, data?: unknown): string {
-  const body: { error: string; message: string; data?: unknown } = { error: STATUS_CODES[status] ?? 'Error', message };
+  const body: { error: string; message: string; data?: unknown } = { error: reasonPhrase(status) ?? 'Error', message };
   if (data !== undefined) body.data = data;
   return JSON.stringify(body);
 }

@@ -1,10 +1,11 @@
-import zlib from 'node:zlib';
 import { isFramingHeader } from './header-rules.js';
+import { optionalNodeBuiltin } from '../runtime/node-builtin.js';
 
 // The codings fetch (undici) decodes before handing out a body; with any other coding in the
 // list it decodes nothing. zstd is decoded where node:zlib has it (Node 22.15+).
 const decodedCodings = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
-if (typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress === 'function') decodedCodings.add('zstd');
+if (typeof optionalNodeBuiltin<{ createZstdDecompress?: unknown }>('node:zlib')?.createZstdDecompress === 'function')
+  decodedCodings.add('zstd');
 
 /**
  * True when `response` came from `fetch()` and its body was already decompressed, so its

@@ -9,15 +9,21 @@
  * symbol is looked up once, and where a Node version keeps it elsewhere nothing is found and the
  * stream is read as before.
  */
-const stateSymbol = Object.getOwnPropertySymbols(new Response('kiln')).find((symbol) => symbol.description === 'state');
-const supported = stateSymbol !== undefined && sourceOf(new Response('kiln')) === 'kiln';
+let stateSymbol: symbol | undefined;
+let supported: boolean | undefined;
+
+/** Looked up on first use, not at import: workerd refuses to construct a Response in a module's global scope. */
+function probe(): boolean {
+  stateSymbol = Object.getOwnPropertySymbols(new Response('kiln')).find((symbol) => symbol.description === 'state');
+  return stateSymbol !== undefined && sourceOf(new Response('kiln')) === 'kiln';
+}
 
 function sourceOf(response: Response): unknown {
   return (response as unknown as Record<symbol, { body?: { source?: unknown } | null } | undefined>)[stateSymbol!]?.body?.source;
 }
 
 export function responseSource(response: Response): string | Uint8Array | undefined {
-  if (!supported || response.bodyUsed) return undefined;
+  if (!(supported ??= probe()) || response.bodyUsed) return undefined;
   const source = sourceOf(response);
   return typeof source === 'string' || source instanceof Uint8Array ? source : undefined;
 }

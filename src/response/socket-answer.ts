@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { reasonPhrase } from './reason-phrase.js';
 import type { Duplex } from 'node:stream';
 import { errorBody } from './error-body.js';
 import { jsonContentType } from './json-body.js';
@@ -17,7 +17,7 @@ export function answerOnSocket(socket: Duplex, status: number, message: string, 
   }
   const body = errorBody(status, message);
   const head = [
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    `HTTP/1.1 ${status} ${reasonPhrase(status)}`,
     `content-type: ${jsonContentType}`,
     `content-length: ${Buffer.byteLength(body)}`,
     'connection: close',

@@ -6,6 +6,12 @@ import { errorOutcome } from './error-body.js';
 import { jsonContentType, serialize, valueStatus } from './json-body.js';
 // Kiln's own: a JSON body handed to a middleware's next() or to app.fetch makes no stream unless read.
 import { keptBody, Response as KilnResponse } from './kiln-response.js';
+import { platformSendsResponses } from '../runtime/platform-response.js';
+
+// The class of the Responses Kiln builds: its own on Node, the global one where the runtime's
+// server sends app.fetch's answer from the platform's body slot (Bun, Deno, workerd), so that no
+// answer is built twice there.
+const AnswerResponse = platformSendsResponses ? globalThis.Response : KilnResponse;
 
 /**
  * How many of a request's recorded headers a Response already carries. A middleware that returns
@@ -93,8 +99,8 @@ export function valueToWebResponse(req: RequestCore, value: unknown): Response {
   if (value instanceof Response) return withRecordedHeaders(req, value);
   const status = valueStatus(req, value);
   const body = serialize(req, value);
-  if (body === undefined) return carrying(req, new KilnResponse(null, { status, headers: headersFor(req, undefined) }));
-  return carrying(req, new KilnResponse(withoutBody(req, status) ? null : body, { status, headers: headersFor(req, jsonContentType) }));
+  if (body === undefined) return carrying(req, new AnswerResponse(null, { status, headers: headersFor(req, undefined) }));
+  return carrying(req, new AnswerResponse(withoutBody(req, status) ? null : body, { status, headers: headersFor(req, jsonContentType) }));
 }
 
 /** A Response built with every header recorded so far, marked so. */
@@ -108,7 +114,7 @@ export function errorToWebResponse(req: RequestCore, error: unknown): Response {
   if (outcome.unexpected) req[kReport](outcome.reported);
   return carrying(
     req,
-    new KilnResponse(req.method === 'HEAD' ? null : outcome.body, {
+    new AnswerResponse(req.method === 'HEAD' ? null : outcome.body, {
       status: outcome.status,
       headers: headersFor(req, jsonContentType),
     }),
@@ -119,7 +125,7 @@ export function errorToWebResponse(req: RequestCore, error: unknown): Response {
 export function finalWebResponse(req: RequestCore, response: Response): Response {
   if (req.method !== 'HEAD' || response.body === null) return response;
   response.body.cancel().catch(() => {});
-  return new KilnResponse(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new AnswerResponse(null, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /**

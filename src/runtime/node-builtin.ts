@@ -13,3 +13,12 @@ export function nodeBuiltin<T>(id: `node:${string}`, feature: string, code: Runt
   if (loaded === undefined) throw new KilnError(code, `${feature} needs the ${id} module, which this runtime does not provide`);
   return loaded as T;
 }
+
+/**
+ * A Node built-in module where the runtime has it (Node, Bun, Deno), else `undefined`: for code
+ * that has something else to do without it (say so, or do without).
+ */
+export function optionalNodeBuiltin<T>(id: `node:${string}`): T | undefined {
+  const load = (globalThis as { process?: { getBuiltinModule?: BuiltinLoader } }).process?.getBuiltinModule;
+  return (typeof load === 'function' ? load(id) : undefined) as T | undefined;
+}

@@ -34,7 +34,8 @@ import { rateLimit, type RateLimitOptions } from '@kiln/rate-limit';
 
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 export const keyGeneratorTakesKilnRequest: Same<Parameters<NonNullable<RateLimitOptions['keyGenerator']>>[0], KilnRequest> = true;
-export const rateLimitIsMiddleware: Same<ReturnType<typeof rateLimit>, MiddlewareFunction> = true;
+export const rateLimitTakesMiddlewareArguments: Same<Parameters<ReturnType<typeof rateLimit>>, Parameters<MiddlewareFunction>> = true;
+export const rateLimitIsMiddleware: MiddlewareFunction = rateLimit();
 
 class NotAController {}
 for (const fail of [() => createServer({ controllers: [NotAController] }), () => rateLimit({ max: -1 })]) {

@@ -7,6 +7,8 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import kiln from '@kiln/core/esbuild';
 import { createServer, type ControllerClass, type KilnRequest } from '@kiln/core';
 import {
   compileFixture,
@@ -127,6 +129,23 @@ test('a part that cannot be filtered is a KILN152 warning at its declaration; th
   const item = await app.get('/items');
   assert.is(item.status, 200);
   assert.is(item.text, '{"id":1,"meta":{},"extra":{},"byName":{},"data":null,"price":"0.01","at":"1970-01-01T00:00:00.000Z","tags":[]}');
+});
+
+test('the esbuild plugin reports the same KILN152 warnings as esbuild warnings, and builds', async () => {
+  const project = join(fixtures, 'warnings');
+  const result = await build({
+    entryPoints: [join(project, 'app.ts')],
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'silent',
+    plugins: [kiln({ tsconfig: join(project, 'tsconfig.json') })],
+  });
+  assert.is(result.errors.length, 0);
+  const lines = result.warnings.filter((w) => w.text.startsWith('KILN152: ')).map((w) => w.location?.line);
+  assert.equal(lines, [10, 11, 12, 13, 14, 33, 37]);
 });
 
 test('typedResponses false: every value is sent whole with JSON.stringify, typia configured or not', async () => {

@@ -43,6 +43,8 @@ export interface TransformedModule {
   readonly errors: readonly BuildMessage[];
   /** The project files this file's output depends on for types: a change to any of them must transform it again. */
   readonly watchFiles: readonly string[];
+  /** KILN152 warnings in this file (a part of a return type sent as it is): printed; the file is built. */
+  readonly warnings?: readonly BuildMessage[];
 }
 
 const ownTypeScript = /\.[cm]?tsx?$/;
@@ -222,7 +224,8 @@ export class KilnBuildService {
         watchFiles,
       };
     }
-    return { ...withSourceMap(output, fileName, code), errors: [], watchFiles };
+    const warnings = compiled.kilnWarnings.filter((d) => d.file?.fileName === fileName).map((d) => this.#message(d));
+    return { ...withSourceMap(output, fileName, code), errors: [], watchFiles, warnings };
   }
 
   /**

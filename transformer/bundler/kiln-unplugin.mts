@@ -50,6 +50,9 @@ export const kilnPluginFactory: UnpluginFactory<KilnPluginOptions | undefined> =
         const first = reported(result.errors[0]!);
         this.error(result.errors.length === 1 ? first : { ...first, message: result.errors.map(located).join('\n') });
       }
+      for (const warning of result.warnings ?? []) {
+        this.warn({ message: warning.text, id: fileName, loc: { file: fileName, line: warning.line!, column: warning.column! } });
+      }
       compiled.add(fileName);
       return { code: result.code, map: result.map };
     },

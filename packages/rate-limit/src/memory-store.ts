@@ -100,6 +100,7 @@ export class MemoryStore implements RateLimitStore {
   /** Full of limited keys: until this time (ms) a new key gets the overflow answer without another scan. */
   #blockedUntil = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
+  readonly #cleanupIntervalMs: number;
 
   constructor(options: MemoryStoreOptions = {}) {
     const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
@@ -117,8 +118,17 @@ export class MemoryStore implements RateLimitStore {
     this.#maxBytes = maxBytes;
     this.#maxKeys = maxKeys;
     this.#evictOldest = overflow === 'evict-oldest';
-    this.#timer = setInterval(() => this.#dropIdle(Date.now()), interval);
-    this.#timer.unref();
+    this.#cleanupIntervalMs = interval;
+  }
+
+  /**
+   * The cleanup timer starts with the first counted request, not in the constructor: a Worker
+   * creates its stores in the module's global scope, where workerd refuses to set a timer.
+   */
+  #startCleanup(): void {
+    this.#timer = setInterval(() => this.#dropIdle(Date.now()), this.#cleanupIntervalMs);
+    // Node and Bun: never keep the process alive for it (workerd's timers have no unref).
+    (this.#timer as { unref?: () => void }).unref?.();
   }
 
   /** Called by `rateLimit`. A store serves one limiter: a second `init` throws. */
@@ -188,6 +198,7 @@ export class MemoryStore implements RateLimitStore {
     const entries = this.#entries;
     let entry = entries.get(key);
     if (entry === undefined) {
+      if (this.#timer === undefined) this.#startCleanup();
       const cost = (this.#counter ? counterKeyBytes : logKeyBytes) + keyBytes(key);
       if (this.#full(cost) && !this.#makeRoom(now, cost)) {
         if (!this.#evictOldest) return undefined;

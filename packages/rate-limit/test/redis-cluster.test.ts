@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { Cluster } from 'ioredis';
 import { createCluster } from 'redis';
 import { Controller, Get } from '@kiln/core';
-import { rateLimit, RedisStore, type RedisClientLike } from '@kiln/rate-limit';
+import { rateLimit, RedisStore, type RateLimitAlgorithm, type RedisClientLike } from '@kiln/rate-limit';
 import { start } from './support/server.js';
 import { redisBinariesAvailable, startCluster, type LocalCluster } from './support/redis-cluster.js';
 
@@ -16,7 +16,7 @@ const clusterTest = available ? test : test.skip;
 
 let cluster: LocalCluster | undefined;
 
-function serve(store: RedisStore, max: number) {
+function serve(store: RedisStore, max: number, algorithm: RateLimitAlgorithm = 'sliding-log') {
   @Controller('/')
   class Api {
     @Get('/ping') ping() {
@@ -25,7 +25,9 @@ function serve(store: RedisStore, max: number) {
   }
   return start({
     controllers: [Api],
-    middlewares: [rateLimit({ max, windowMs: 60_000, store, keyGenerator: (req) => req.headers.get('x-client') ?? 'anonymous' })],
+    middlewares: [
+      rateLimit({ max, windowMs: 60_000, store, algorithm, keyGenerator: (req) => req.headers.get('x-client') ?? 'anonymous' }),
+    ],
   });
 }
 
@@ -74,8 +76,27 @@ async function clusterChecks(client: RedisClientLike, flushScripts: () => Promis
     await flushScripts();
     assert.equal(await Promise.all(['fresh-a', 'fresh-b', 'fresh-c', 'fresh-d'].map((c) => statusOf(s.base, c))), [200, 200, 200, 200]);
     assert.is(await statusOf(s.base, 'client-0'), 429);
+    // resetAll walks every master: no key of the prefix is left anywhere, and everyone passes again
+    assert.is(await store.resetAll(), 34);
+    assert.equal(await keysPerNode(cluster!.ports, prefix), [0, 0, 0]);
+    assert.is(await statusOf(s.base, 'client-0'), 200);
   } finally {
     await s.close();
+  }
+  // the sliding-window counter on the cluster: exact under concurrency too, one string per client
+  const counterStore = new RedisStore({ client, prefix: `${prefix}counter:`, timeoutMs: 10_000, failOpen: false });
+  const c = await serve(counterStore, 3, 'sliding-window-counter');
+  try {
+    const clients = Array.from({ length: 12 }, (_, i) => `counted-${i}`);
+    const statuses = await Promise.all(clients.flatMap((name) => Array.from({ length: 5 }, () => statusOf(c.base, name))));
+    for (let i = 0; i < clients.length; i++) assert.is(statuses.slice(i * 5, i * 5 + 5).filter((x) => x === 200).length, 3, clients[i]);
+    assert.is(
+      (await keysPerNode(cluster!.ports, `${prefix}counter:`)).reduce((a, b) => a + b, 0),
+      12,
+    );
+    assert.is(await counterStore.resetAll(), 12);
+  } finally {
+    await c.close();
   }
 }
 

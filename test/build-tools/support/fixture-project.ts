@@ -54,9 +54,9 @@ export interface Served {
   stop(): void;
 }
 
-/** Starts a server process (PORT=0) and waits for its `listening on <port>` (or `on http://localhost:<port>`) line. */
-export function serve(args: readonly string[], cwd: string): Promise<Served> {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, PORT: '0', NO_COLOR: '1' } });
+/** Starts a server process (PORT=0; Node unless `command` names another runtime) and waits for its `listening on <port>` (or `on http://localhost:<port>`) line. */
+export function serve(args: readonly string[], cwd: string, command = process.execPath): Promise<Served> {
+  const child = spawn(command, args, { cwd, env: { ...process.env, PORT: '0', NO_COLOR: '1' } });
   let output = '';
   return new Promise((resolve, reject) => {
     const read = (chunk: Buffer) => {

@@ -1,0 +1,23 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KilnConfig } from '../server-config.js';
+
+/** What a runtime's listener gets from `createServer`: the app's two entry points and its limits. */
+export interface ListenTarget {
+  readonly config: KilnConfig;
+  /** The Node request listener (`app.handler`). */
+  readonly handler: (incoming: IncomingMessage, response: ServerResponse) => void;
+  /** Node's `checkContinue` listener: a request with `Expect: 100-continue`. */
+  readonly checkContinue: (incoming: IncomingMessage, response: ServerResponse) => void;
+  /** `app.fetch`, told the client's socket address, which a listener knows and `app.fetch` does not. */
+  readonly serve: (request: Request, socketAddress: string | undefined) => Promise<Response>;
+  readonly maxHeadersCount: number;
+}
+
+/** A listening server, on whichever runtime. */
+export interface Listening {
+  readonly address: { port: number; host: string };
+  /** Stops accepting, lets in-flight requests finish for up to `shutdownTimeout` ms, then cuts the rest. */
+  close(shutdownTimeout: number): Promise<void>;
+}
+
+export type StartListener = (target: ListenTarget, port: number, host: string | undefined) => Promise<Listening>;

@@ -1,0 +1,34 @@
+import { cors, createServer, type KilnServer, type MiddlewareFunction } from '@kiln/core';
+import { BooksController } from './books-controller.js';
+import { ConversionController } from './conversion-controller.js';
+import { LimitedController } from './limited-controller.js';
+import { GREETING } from './services.js';
+
+/** An application middleware that wraps the response it gets from `next()`. */
+const wrap: MiddlewareFunction = async (req, next) => {
+  if (req.path === '/stop') return { stoppedBy: 'middleware' };
+  const response = await next();
+  response.headers.set('x-wrapped', 'yes');
+  return response;
+};
+
+/** An application middleware that only records a header, without making a Response. */
+const stamp: MiddlewareFunction = (req) => {
+  req.setResponseHeader('x-stamp', req.method);
+};
+
+/**
+ * The conformance app, in the mode asked for; `document` is the OpenAPI document its build
+ * wrote, passed parsed so that a runtime without a file system serves it too.
+ */
+export function createConformanceApp(strictValidation: boolean, document: object): KilnServer {
+  return createServer({
+    controllers: [ConversionController, BooksController, LimitedController],
+    middlewares: [cors({ origin: ['https://app.example'], credentials: true, exposedHeaders: ['x-stamp'] }), wrap, stamp],
+    strictValidation,
+    maxBodySize: 1024,
+    maxHeaderSize: 8 * 1024,
+    injections: [{ token: GREETING, provide: 'hello from the container' }],
+    docs: { document, openapi: '/openapi.json' },
+  });
+}
