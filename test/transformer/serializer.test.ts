@@ -1,4 +1,4 @@
-// Typed responses: the build writes a typia JSON serialiser for each route's return type and the
+// Typed responses: the build writes a projecting serialiser for each route's return type and the
 // runtime sends the handler's value through it. For every type shape the answer must JSON.parse to
 // what JSON.stringify gives for the value filtered to the type (the properties the type declares),
 // over a real socket on 127.0.0.1 and through app.fetch alike.

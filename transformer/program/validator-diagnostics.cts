@@ -3,7 +3,7 @@ import type { EmitPlan } from '../emit/emit-transformer.cjs';
 
 /**
  * The generated line of a validator (`const kiln$validate_0 = kiln$typia.createValidateEquals<...>();`)
- * or of a typed-response serialiser (`const kiln$serialize_0 = kiln$typia.json.createStringify<...>();`).
+ * or of a typed-response serialiser (`kiln$typia.createAssert<...>()` inside `const kiln$serialize_0 = ...` under 'assert').
  */
 const validatorLine = /const (kiln\$(?:validate|serialize)_\d+) = /;
 

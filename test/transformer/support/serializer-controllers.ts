@@ -1,4 +1,4 @@
-// Controllers whose return types are serialised by the typia serialisers the build writes (typed
+// Controllers whose return types are serialised by the projecting serialisers the build writes (typed
 // responses). Every handler returns more than its type declares, cast the way real code ends up
 // with such values (a database row, a spread, an `as`), so the tests can see what is left out.
 import { Controller, Get, HttpStatus, Middleware, Query } from '@kiln/core';

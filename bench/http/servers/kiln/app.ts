@@ -16,10 +16,10 @@ export async function createKilnApp({
   let logger: Logger | undefined;
   if (logFile !== undefined) {
     // The logged variant: requestLogger() first, pino writing to a file through its own buffered
-    // destination (sonic-boom, sync: false), as a production app logs. pino is Kiln's optional
-    // peer, installed at the repository's root.
+    // destination (sonic-boom: asynchronous writes of at least 4 KiB, pino's advice for
+    // throughput), as a production app logs. pino is Kiln's optional peer, installed at the root.
     const { default: pino } = await import('pino');
-    logger = pino(pino.destination({ dest: logFile, sync: false }));
+    logger = pino(pino.destination({ dest: logFile, sync: false, minLength: 4096 }));
     middlewares.push(requestLogger());
   }
   if (rateLimited) {
