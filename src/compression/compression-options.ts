@@ -5,7 +5,8 @@ import type { ContentCoding } from './content-coding.js';
 export interface CompressionOptions {
   /**
    * Codings to offer, in the server's order of preference (used between codings the client
-   * weights equally). Default `['br', 'zstd', 'gzip']`; `zstd` is left out where `node:zlib`
+   * weights equally). Default `['zstd', 'br', 'gzip']` (zstd: about half Brotli's CPU for a
+   * similar size on JSON); `zstd` is left out where `node:zlib`
    * has no zstd (before Node 22.15 and 23.8).
    */
   encodings?: readonly ContentCoding[];
@@ -24,7 +25,7 @@ export interface CompressionOptions {
   zstdLevel?: number;
 }
 
-const knownCodings: readonly ContentCoding[] = ['br', 'zstd', 'gzip'];
+const knownCodings: readonly ContentCoding[] = ['zstd', 'br', 'gzip'];
 
 // Types that are text or text-like; images, audio, video, archives and fonts are compressed already.
 const compressibleType =
