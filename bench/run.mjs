@@ -175,13 +175,17 @@ const { resultsMarkdown } = await import('./report/results-markdown.mjs');
 const { chartPanels } = await import('./report/chart-panels.mjs');
 const { barChartSvg } = await import('./report/bar-chart-svg.mjs');
 // The runtimes part has a section of its own: measured alone, it replaces only that section and
-// keeps the Node figures of the last full run (whose raw results this machine may not have).
+// keeps the rest of the report as it is (the figures of the last full run, whose raw results this
+// machine may not have).
 const runtimes = await readRaw('runtimes');
 const { runtimesMarkdown, runtimesHeading } = await import('./report/runtimes-markdown.mjs');
-const nodeParts = ['binding', 'inProcess', 'http', 'coldStart', 'injectionStart', 'build', 'buildOpenApi'];
+const nodeParts = ['binding', 'inProcess', 'http', 'compression', 'coldStart', 'injectionStart', 'build', 'buildOpenApi'];
 const latestPath = `${benchDir}/results/latest.md`;
-const kept = existsSync(latestPath) ? (await readFile(latestPath, 'utf8')).split(`\n${runtimesHeading}`)[0] : '';
-const nodeReport = nodeParts.some((part) => results[part] !== undefined) || kept === '' ? resultsMarkdown(results) : kept;
+const existing = existsSync(latestPath) ? await readFile(latestPath, 'utf8') : '';
+const at = existing.indexOf(`\n${runtimesHeading}`);
+const next = at === -1 ? -1 : existing.indexOf('\n## ', at + 1);
+const kept = (at === -1 ? existing : existing.slice(0, at)) + (next === -1 ? '' : existing.slice(next));
+const nodeReport = nodeParts.some((part) => results[part] !== undefined) || existing === '' ? resultsMarkdown(results) : kept;
 await writeFile(latestPath, nodeReport.trimEnd() + '\n' + (runtimes ? `\n${runtimesMarkdown(runtimes)}` : ''));
 if (results.http)
   await writeFile(

@@ -455,6 +455,9 @@ Http('a string body is sent whole with its exact content-length, type and header
   assert.is(await response.text(), csv);
 });
 
+/** Where undici keeps a global Response's body under a 'state' symbol (Node 20 to 24), the writer sends it in one piece too. */
+const globalSourceReadable = Object.getOwnPropertySymbols(new globalThis.Response('x')).some((symbol) => symbol.description === 'state');
+
 Http('on the wire, byte for byte what the global Response sends (GET and HEAD, Date aside)', async () => {
   for (const route of ['csv', 'bytes', 'json', 'framing', 'recorded', 'plain-headers', 'odd-headers']) {
     for (const [method, origin] of [
@@ -467,7 +470,10 @@ Http('on the wire, byte for byte what the global Response sends (GET and HEAD, D
       const withoutDate = (text: string) => text.replace(/\r\ndate: [^\r]*/i, '');
       const ours = withoutDate((await ask('kiln-response')).text);
       const theirs = withoutDate((await ask('global-response')).text);
-      assert.is(ours, theirs, `${method} ${route}`);
+      // Node 26's undici keeps a global Response's body in a private field: the writer cannot see
+      // its length without reading it, so a HEAD of the global one has no Content-Length there.
+      const headLength = method === 'HEAD' && !globalSourceReadable && !/\r\ncontent-length:/i.test(theirs);
+      assert.is(headLength ? ours.replace(/\r\ncontent-length: [^\r]*/i, '') : ours, theirs, `${method} ${route}`);
       assert.match(ours, /^HTTP\/1\.1 [0-9]{3} /);
     }
   }

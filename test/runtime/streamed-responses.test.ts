@@ -79,8 +79,12 @@ test('a Response built from a string is sent in one piece with its Content-Lengt
   assert.is(text.headers.get('content-type'), 'text/csv; charset=utf-8');
   assert.is(text.headers.get('content-length'), String(Buffer.byteLength('id,name\n1,Ada — café\n')));
   assert.is(await text.text(), 'id,name\n1,Ada — café\n');
+  // Where undici keeps the global Response's string under a 'state' symbol (Node 20 to 24), a HEAD
+  // tells its length without reading it; Node 26's undici keeps it in a private field, so there a
+  // HEAD, which never reads the body, has no Content-Length.
+  const sourceReadable = Object.getOwnPropertySymbols(new globalThis.Response('x')).some((symbol) => symbol.description === 'state');
   const head = await fetch(`${server.base}/stream/text`, { method: 'HEAD' });
-  assert.is(head.headers.get('content-length'), String(Buffer.byteLength('id,name\n1,Ada — café\n')));
+  assert.is(head.headers.get('content-length'), sourceReadable ? String(Buffer.byteLength('id,name\n1,Ada — café\n')) : null);
   const streamed = await fetch(`${server.base}/stream/large`);
   assert.is(streamed.headers.get('transfer-encoding'), 'chunked');
   await streamed.arrayBuffer();
