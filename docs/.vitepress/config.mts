@@ -1,15 +1,16 @@
 // The documentation site (VitePress). `npm run docs:dev` serves it, `npm run docs:build` writes
-// docs/.vitepress/dist. The sidebar lists every page of docs/guide, docs/reference and
-// docs/migration: a page that exists but is not listed here fails the docs test.
-import { existsSync, readFileSync } from 'node:fs';
+// docs/.vitepress/dist; both generate the API reference (docs/api/, TypeDoc) first.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type DefaultTheme } from 'vitepress';
 
+const docsDir = fileURLToPath(new URL('../', import.meta.url));
+
 // The API reference's own sidebar, written by TypeDoc (npm run docs:api) beside its pages.
-const apiSidebarFile = fileURLToPath(new URL('../api/typedoc-sidebar.json', import.meta.url));
+const apiSidebarFile = `${docsDir}api/typedoc-sidebar.json`;
 const apiSidebar: DefaultTheme.SidebarItem[] = existsSync(apiSidebarFile) ? JSON.parse(readFileSync(apiSidebarFile, 'utf8')) : [];
 
-export const guide: DefaultTheme.SidebarItem[] = [
+const guide: DefaultTheme.SidebarItem[] = [
   {
     text: 'Introduction',
     items: [
@@ -25,6 +26,7 @@ export const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Typed request bodies', link: '/guide/typed-bodies' },
       { text: 'Typed responses', link: '/guide/typed-responses' },
       { text: 'Middlewares and CORS', link: '/guide/middlewares' },
+      { text: 'Guards and route metadata', link: '/guide/guards' },
       { text: 'Dependency injection', link: '/guide/dependency-injection' },
       { text: 'The server', link: '/guide/server' },
     ],
@@ -34,15 +36,17 @@ export const guide: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'OpenAPI', link: '/guide/openapi' },
       { text: 'Rate limiting', link: '/guide/rate-limiting' },
+      { text: 'File uploads', link: '/guide/uploads' },
       { text: 'Compression', link: '/guide/compression' },
+      { text: 'File uploads', link: '/guide/uploads' },
       { text: 'Logging', link: '/guide/logging' },
-      { text: 'Guards and route metadata', link: '/guide/guards' },
     ],
   },
   {
     text: 'Building, testing, running',
     items: [
       { text: 'Build tools', link: '/guide/build-tools' },
+      { text: 'TypeScript 7', link: '/guide/typescript-7' },
       { text: 'Testing', link: '/guide/testing' },
       { text: 'Deployment', link: '/guide/deployment' },
       { text: 'Runtimes', link: '/guide/runtimes' },
@@ -70,6 +74,45 @@ export const guide: DefaultTheme.SidebarItem[] = [
   },
 ];
 
+/** The pages of the site, as links: every Markdown file but the home page and the generated API. */
+function pageLinks(): string[] {
+  return readdirSync(docsDir, { recursive: true, encoding: 'utf8' })
+    .map((file) => file.split('\\').join('/'))
+    .filter((file) => file.endsWith('.md') && !file.startsWith('.vitepress/') && !file.startsWith('api/') && file !== 'index.md')
+    .map((file) => `/${file.replace(/\.md$/, '')}`)
+    .sort();
+}
+
+/** A page's title: its first `# ` heading. */
+function titleOf(link: string): string {
+  const heading = readFileSync(`${docsDir}${link.slice(1)}.md`, 'utf8').match(/^# (.+)$/m)?.[1];
+  return heading?.replace(/`/g, '') ?? link;
+}
+
+/**
+ * The sidebar: the groups above, less the pages that do not exist (yet), plus every page that exists
+ * but is not listed (a page added without a sidebar entry still shows, under "More").
+ */
+function sidebar(): DefaultTheme.SidebarItem[] {
+  const pages = new Set(pageLinks());
+  const listed = new Set<string>();
+  const groups = guide
+    .map((group) => ({
+      ...group,
+      items: group.items?.filter((item) => {
+        if (item.link === undefined) return true;
+        listed.add(item.link);
+        return item.link === '/api/' || pages.has(item.link);
+      }),
+    }))
+    .filter((group) => (group.items?.length ?? 0) > 0);
+  const unlisted = [...pages].filter((link) => !listed.has(link));
+  if (unlisted.length > 0) groups.push({ text: 'More', items: unlisted.map((link) => ({ text: titleOf(link), link })) });
+  return groups;
+}
+
+const site = sidebar();
+
 export default defineConfig({
   title: 'Kiln',
   description: 'A TypeScript web framework: standard decorators, parameter binding compiled at build time, a minimal node:http core.',
@@ -82,7 +125,7 @@ export default defineConfig({
       { text: 'Diagnostics', link: '/reference/diagnostics' },
       { text: 'API', link: '/api/' },
     ],
-    sidebar: { '/api/': [{ text: 'API reference', link: '/api/', items: apiSidebar }, ...guide], '/': guide },
+    sidebar: { '/api/': [{ text: 'API reference', link: '/api/', items: apiSidebar }, ...site], '/': site },
     // Built-in local search (MiniSearch): the index is built with the site, no service is asked.
     search: { provider: 'local' },
     outline: [2, 3],

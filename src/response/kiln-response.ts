@@ -112,7 +112,7 @@ export class Response extends WebResponse {
     return this.#streamed;
   }
 
-  get body(): ReadableStream<Uint8Array> | null {
+  get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
     if (this.#native) return Reflect.get(webPrototype, 'body', this);
     return this.#kept === undefined ? null : this.#body().body;
   }
@@ -142,7 +142,7 @@ export class Response extends WebResponse {
     return this.#native ? webPrototype.formData.call(this) : this.#body().formData();
   }
 
-  bytes(): Promise<Uint8Array> {
+  bytes(): Promise<Uint8Array<ArrayBuffer>> {
     return this.arrayBuffer().then((bytes) => new Uint8Array(bytes));
   }
 
