@@ -2,8 +2,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BodyParseError, HttpError, bodyField, readBody, requiredBody, type KilnRequest } from '@kiln/core/binding';
 
-const requestRejecting = (error: unknown) => ({ parseBody: () => Promise.reject(error) }) as unknown as KilnRequest;
-const requestWith = (body: unknown) => ({ parseBody: () => Promise.resolve(body) }) as unknown as KilnRequest;
+const jsonHeaders = () => new Headers({ 'content-type': 'application/json' });
+const requestRejecting = (error: unknown) => ({ headers: jsonHeaders(), parseBody: () => Promise.reject(error) }) as unknown as KilnRequest;
+const requestWith = (body: unknown) => ({ headers: jsonHeaders(), parseBody: () => Promise.resolve(body) }) as unknown as KilnRequest;
 
 test('readBody: the parsed body in both modes', async () => {
   assert.equal(await readBody(requestWith({ a: 1 }), false), { a: 1 });
@@ -17,6 +18,22 @@ test('readBody: invalid JSON is undefined when lenient and the 400 when strict',
     () => assert.unreachable(),
     (error) => assert.is(error, parseError),
   );
+});
+
+test('readBody: a multipart body is refused with 415 before it is parsed, in both modes', async () => {
+  const multipart = {
+    headers: new Headers({ 'content-type': 'multipart/form-data; boundary=x' }),
+    parseBody: () => assert.unreachable('the body was parsed'),
+  } as unknown as KilnRequest;
+  for (const strict of [false, true]) {
+    await readBody(multipart, strict).then(
+      () => assert.unreachable(),
+      (error) => {
+        assert.instance(error, HttpError);
+        assert.is((error as HttpError).status, 415);
+      },
+    );
+  }
 });
 
 test('readBody: other HttpErrors (413, 415) propagate in both modes', async () => {
