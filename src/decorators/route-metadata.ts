@@ -77,7 +77,10 @@ export function createRouteMetadata<Args extends unknown[], T>(
     return (_target, context) => {
       const metadata = context?.metadata as Metadata | undefined;
       if (metadata === undefined)
-        throw new KilnError('KILN008', `@${name} needs standard (TC39) decorators with decorator metadata, not the legacy decorators option`);
+        throw new KilnError(
+          'KILN008',
+          `@${name} needs standard (TC39) decorators with decorator metadata, not the legacy decorators option`,
+        );
       if (context.kind === 'class') {
         const own = Object.hasOwn(metadata, kClass) ? (metadata[kClass] as T) : undefined;
         metadata[kClass] = combine(own, value);
