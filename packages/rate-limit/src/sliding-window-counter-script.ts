@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { redisNow } from './redis-now-script.js';
 
 /**
  * The Redis side of `algorithm: 'sliding-window-counter'` (see sliding-window-counter.ts for the
@@ -15,15 +16,7 @@ import { createHash } from 'node:crypto';
  * The admission test is `fits` of sliding-window-counter.ts, the same products in doubles.
  */
 export const slidingWindowCounterScript = `
-local now
-if ARGV[5] ~= '' then
-  now = tonumber(ARGV[5])
-else
-  if redis.replicate_commands then redis.replicate_commands() end
-  local time = redis.call('TIME')
-  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-end
-local deadline = tonumber(ARGV[4])
+${redisNow}local deadline = tonumber(ARGV[4])
 if deadline >= 0 and now > deadline then return { -1, 0, 0, now } end
 local windowMs = tonumber(ARGV[1])
 local max = tonumber(ARGV[2])

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { redisNow } from './redis-now-script.js';
 
 /**
  * The Redis side of `RedisStore`: the same sliding log as `MemoryStore`, as one sorted set per
@@ -15,15 +16,7 @@ import { createHash } from 'node:crypto';
  * counted request leaves it, the time used (ms) }. A refused request is not recorded, as in MemoryStore.
  */
 export const slidingWindowScript = `
-local now
-if ARGV[5] ~= '' then
-  now = tonumber(ARGV[5])
-else
-  if redis.replicate_commands then redis.replicate_commands() end
-  local time = redis.call('TIME')
-  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-end
-local deadline = tonumber(ARGV[4])
+${redisNow}local deadline = tonumber(ARGV[4])
 if deadline >= 0 and now > deadline then return { -1, 0, now } end
 local window = tonumber(ARGV[1])
 local max = tonumber(ARGV[2])
