@@ -111,4 +111,6 @@ for (const server of servers) {
 console.log('| server | route | head bytes | bytes per write | writes per answer | iovecs per write | system calls per answer |');
 console.log('|---|---|---:|---:|---:|---:|---|');
 for (const row of rows)
-  console.log(`| ${row.server} | \`${row.route}\` | ${row.head} | ${row.bytes} | ${row.writesPerAnswer} | ${row.iovecs} | ${row.syscalls} |`);
+  console.log(
+    `| ${row.server} | \`${row.route}\` | ${row.head} | ${row.bytes} | ${row.writesPerAnswer} | ${row.iovecs} | ${row.syscalls} |`,
+  );
