@@ -10,6 +10,7 @@ import { fixturesDir, root } from './support/compile-fixture.js';
 const require = createRequire(import.meta.url);
 const { analyseProgram } = require(join(root, 'dist', 'transformer', 'analyse', 'analyse-program.cjs'));
 const { emitFileCode } = require(join(root, 'dist', 'transformer', 'emit', 'binder-emitter.cjs'));
+const { compileProgram } = require(join(root, 'dist', 'transformer', 'program', 'program-transformer.cjs'));
 
 const project = join(fixturesDir, 'editor');
 const parsed = ts.getParsedCommandLineOfConfigFile(
@@ -75,6 +76,32 @@ test('emit writes one straight-line binder per method from the model', () => {
   );
   assert.match(code.text, 'undefined, // not bound: see the KILN error reported for this parameter');
   assert.equal([...code.binders.values()], ['kiln$bind_EditorController_get', 'kiln$bind_EditorController_other']);
+});
+
+test('unchecked binders are plain JavaScript, in the rewritten text but not among its checked statements', () => {
+  const code = emitFileCode(app, '@kiln/core/binding', false, { uncheckedBinders: true });
+  assert.match(code.text, 'function kiln$bind_EditorController_get(req, strict) {');
+  assert.not.match(code.text, ': unknown[]');
+  assert.equal([...code.uncheckedBinders], ['kiln$bind_EditorController_get', 'kiln$bind_EditorController_other']);
+  // What only the binders read stays referenced for noUnusedLocals, and no binder name is (the checker never declares them).
+  assert.match(code.text, /void \[kiln\$b[^\]]*\];/);
+  assert.not.match(/void \[[^\]]*\];/.exec(code.text)![0], 'kiln$bind_');
+
+  const compiled = compileProgram(ts, program, undefined, {}, undefined, { uncheckedBinders: true });
+  const file: ts.SourceFile = compiled.program.getSourceFile(app.fileName);
+  assert.match(file.text, 'function kiln$bind_EditorController_get(req, strict) {');
+  const functions = file.statements.filter(ts.isFunctionDeclaration).map((f) => f.name!.text);
+  assert.not.ok(
+    functions.some((name) => name.startsWith('kiln$bind_')),
+    functions.join(', '),
+  );
+  // The rest of the file is checked as written: the checker reports the user's errors at their positions, none in generated code.
+  const generatedStart = compiled.plans.get(app.fileName).generatedStart;
+  const errors = compiled.program.getSemanticDiagnostics(file).filter((d: ts.Diagnostic) => d.start! >= generatedStart);
+  assert.equal(
+    errors.map((d: ts.Diagnostic) => ts.flattenDiagnosticMessageText(d.messageText, ' ')),
+    [],
+  );
 });
 
 test.run();

@@ -27,6 +27,10 @@ class ValueLists {
   declarations(): string[] {
     return [...this.#names].map(([literal, name]) => `const ${name} = ${literal} as const;`);
   }
+
+  names(): string[] {
+    return [...this.#names.values()];
+  }
 }
 
 /** The expression that reads a parameter's raw value from its source. */
@@ -167,25 +171,34 @@ function binderName(method: MethodModel, taken: Set<string>): string {
   return name;
 }
 
-/** The source of one binder: one straight-line function per route handler or middleware `use`. */
-function binderSource(method: MethodModel, name: string, file: FileModel, values: ValueLists, validators: BodyValidators): string {
+/**
+ * The source of one binder: one straight-line function per route handler or middleware `use`.
+ * Untyped (`typed` false), it is plain JavaScript: the emit phase prints it without type-checking it.
+ */
+function binderSource(
+  method: MethodModel,
+  name: string,
+  file: FileModel,
+  values: ValueLists,
+  validators: BodyValidators,
+  typed: boolean,
+): string {
   const readsBody = method.parameters.some((p) => p?.source === 'body');
   // Injected values are resolved once at start-up; the runtime passes the same array on every request.
-  const injected = method.parameters.some((p) => p?.source === 'inject') ? ', injected: readonly unknown[]' : '';
+  const injects = method.parameters.some((p) => p?.source === 'inject');
+  const injected = injects ? (typed ? ', injected: readonly unknown[]' : ', injected') : '';
   const title =
     method.kind === 'route'
       ? `${method.routes.map((r) => `${r.method} ${r.path ?? '(path known at run time)'}`).join(', ')} → ${method.className}.${method.methodName}`
       : `middleware ${method.className}.use`;
   const lines = [`/** ${title} (${file.displayName}:${method.line}) */`];
-  lines.push(
-    readsBody
-      ? `async function ${name}(req: ${helpers}.KilnRequest, strict: boolean${injected}): Promise<unknown[]> {`
-      : `function ${name}(req: ${helpers}.KilnRequest, strict: boolean${injected}): unknown[] {`,
-  );
+  const signature = typed ? `(req: ${helpers}.KilnRequest, strict: boolean${injected})` : `(req, strict${injected})`;
+  const returns = typed ? (readsBody ? ': Promise<unknown[]>' : ': unknown[]') : '';
+  lines.push(`${readsBody ? 'async ' : ''}function ${name}${signature}${returns} {`);
   // A body type with a File is read from multipart/form-data; every other body by its media type.
   const readsForm = method.parameters.some((p) => p?.validation?.form === true);
   if (readsBody) lines.push(`  const body = await ${helpers}.${readsForm ? 'readFormBody' : 'readBody'}(req, strict);`);
-  lines.push(...validators.open(method));
+  lines.push(...validators.open(method, typed));
   for (const parameter of method.parameters) {
     if (parameter === undefined) lines.push('    undefined, // not bound: see the KILN error reported for this parameter');
     else
@@ -206,6 +219,19 @@ export interface GeneratedCode {
   readonly validatorSites: ReadonlyMap<string, { readonly start: number; readonly end: number }>;
   /** Dependency-list function name by the class's `classKey`. */
   readonly dependencyLists: ReadonlyMap<number, string>;
+  /** The binder functions written as plain JavaScript, to be left out of type checking (see `uncheckedBinders`). */
+  readonly uncheckedBinders: ReadonlySet<string>;
+}
+
+/** How {@link emitFileCode} writes the binders. */
+export interface BinderOptions {
+  /**
+   * Writes the binders as plain JavaScript that the program phase takes out of the checked
+   * program (emit/unchecked-statements.cts) and the emit phase prints as written: the binders
+   * cost no binding or type checking (on an app of 300 routes, a fifth of a plain build). They
+   * call Kiln's helpers only, whose use each is covered by the helpers' own tests.
+   */
+  readonly uncheckedBinders?: boolean;
 }
 
 /**
@@ -213,7 +239,8 @@ export interface GeneratedCode {
  * import and the constants move to the top of the file and the `void` statement (which only
  * keeps the blanked decorators' imports and the binders referenced for `noUnusedLocals`) is dropped.
  */
-export function emitFileCode(file: FileModel, bindingModule: string, commonJs: boolean): GeneratedCode {
+export function emitFileCode(file: FileModel, bindingModule: string, commonJs: boolean, options: BinderOptions = {}): GeneratedCode {
+  const typed = options.uncheckedBinders !== true;
   const values = new ValueLists();
   const validators = new BodyValidators(helpers);
   const taken = new Set<string>();
@@ -226,17 +253,19 @@ export function emitFileCode(file: FileModel, bindingModule: string, commonJs: b
     }
     const name = binderName(method, taken);
     binders.set(method.nameEnd, name);
-    functions.push(binderSource(method, name, file, values, validators));
+    functions.push(binderSource(method, name, file, values, validators, typed));
   }
   const dependencies = emitDependencyLists(file.injections, helpers, file.displayName, taken);
   functions.push(...dependencies.functions);
   const importLine = commonJs
     ? `import ${helpers} = require(${quote(bindingModule)});`
     : `import * as ${helpers} from ${quote(bindingModule)};`;
+  const binderNames = [...binders.values()].filter((name) => name !== noParametersBinder);
+  // Unchecked binders are not in the checked program: what only they read is kept referenced here instead.
   const kept = [
     helpers,
     ...file.references,
-    ...[...binders.values()].filter((name) => name !== noParametersBinder),
+    ...(typed ? binderNames : [...values.names(), ...validators.names()]),
     ...dependencies.names.values(),
   ];
   const text = [
@@ -249,5 +278,11 @@ export function emitFileCode(file: FileModel, bindingModule: string, commonJs: b
     `void [${kept.join(', ')}];`,
     '',
   ].join('\n');
-  return { text, binders, validatorSites: validators.sites(), dependencyLists: dependencies.names };
+  return {
+    text,
+    binders,
+    validatorSites: validators.sites(),
+    dependencyLists: dependencies.names,
+    uncheckedBinders: new Set(typed ? [] : binderNames),
+  };
 }

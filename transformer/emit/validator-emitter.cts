@@ -27,11 +27,15 @@ export class BodyValidators {
    * several, each validation adds its failures to one list and `allBodiesValid` answers the 400
    * once all are checked, naming the failures of every parameter.
    */
-  open(method: MethodModel): string[] {
+  open(method: MethodModel, typed = true): string[] {
     this.#collecting = method.parameters.filter((p) => p?.validation !== undefined).length > 1;
-    return this.#collecting
-      ? [`  const failures: ${this.helpers}.BodyValidationError[] = [];`, `  return ${this.helpers}.allBodiesValid([`]
-      : ['  return ['];
+    const failures = typed ? `failures: ${this.helpers}.BodyValidationError[]` : 'failures';
+    return this.#collecting ? [`  const ${failures} = [];`, `  return ${this.helpers}.allBodiesValid([`] : ['  return ['];
+  }
+
+  /** The validator constants' names (the generated `void` statement keeps them referenced). */
+  names(): string[] {
+    return [...this.#names.values()];
   }
 
   /** How the binder's array is closed (see {@link open}). */

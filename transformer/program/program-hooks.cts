@@ -3,6 +3,7 @@ import { emitTransformer, type EmitPlan } from '../emit/emit-transformer.cjs';
 import { kilnDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import { restoreSourcesContent } from '../emit/source-map-content.cjs';
 import { relocateValidatorDiagnostics } from './validator-diagnostics.cjs';
+import { uncheckedStatementsTransformer } from '../emit/unchecked-statements.cjs';
 
 // Unused-declaration diagnostics: generated code declares nothing a user could remove.
 const unusedCodes = new Set([6133, 6138, 6192, 6196, 6198, 6199, 6205]);
@@ -85,9 +86,14 @@ export function hookEmit(program: ts.Program, hooks: HookOptions): void {
   const emit = program.emit.bind(program) as (...args: unknown[]) => ts.EmitResult;
   const options = program.getCompilerOptions();
   const phaseTwo = emitTransformer(hooks.ts, hooks.plans);
+  const unchecked = uncheckedStatementsTransformer(hooks.ts);
   program.emit = (targetSourceFile, writeFile, cancellationToken, emitOnlyDts, customTransformers, ...rest: unknown[]) => {
     if (options.noEmitOnError && hooks.kilnErrors.length > 0) return { emitSkipped: true, diagnostics: [] };
-    const transformers: ts.CustomTransformers = { ...customTransformers, before: [phaseTwo, ...(customTransformers?.before ?? [])] };
+    const transformers: ts.CustomTransformers = {
+      ...customTransformers,
+      before: [phaseTwo, ...(customTransformers?.before ?? [])],
+      after: [...(customTransformers?.after ?? []), unchecked],
+    };
     const write =
       hooks.plans.size > 0 && options.inlineSources === true
         ? restoreSourcesContent(writeFile ?? hooks.fallbackWriteFile, hooks.originalTexts)

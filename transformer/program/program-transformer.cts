@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type * as ts from 'typescript';
 import { analyseProgram, type ProgramModel } from '../analyse/analyse-program.cjs';
-import { emitFileCode } from '../emit/binder-emitter.cjs';
+import { emitFileCode, type BinderOptions } from '../emit/binder-emitter.cjs';
+import { setAsideStatements } from '../emit/unchecked-statements.cjs';
 import type { EmitPlan } from '../emit/emit-transformer.cjs';
 import { kilnCodeOf } from '../diagnostics/kiln-diagnostic.cjs';
 import { hookDiagnostics, hookEmit, type HookOptions } from './program-hooks.cjs';
@@ -67,6 +68,8 @@ export function compileProgram(
   config: KilnTransformerConfig,
   /** Only these files (a rebuild after an edit); default: every file of the program. */
   only?: ReadonlySet<string>,
+  /** How binders are written; unchecked binders need the emit phase's `after` transformer too (see {@link hookEmit}). */
+  binderOptions: BinderOptions = {},
 ): CompiledProgram {
   const tk: Toolkit = { ts: tsi, program, checker: program.getTypeChecker() };
   const model = analyseProgram(tk, only);
@@ -78,6 +81,7 @@ export function compileProgram(
   const texts = new Map<string, string>();
   const originalTexts = new Map<string, string>();
   const plans = new Map<string, EmitPlan>();
+  const unchecked = new Map<string, ReadonlySet<string>>();
   for (const fileName of new Set([...model.files.keys(), ...responses.files.keys()])) {
     const fileModel = model.files.get(fileName) ?? emptyFileModel(fileName);
     const original = program.getSourceFile(fileName)!;
@@ -85,13 +89,14 @@ export function compileProgram(
       original.impliedNodeFormat === undefined
         ? (options.module ?? tsi.ModuleKind.CommonJS) === tsi.ModuleKind.CommonJS
         : original.impliedNodeFormat === tsi.ModuleKind.CommonJS;
-    const generated = emitFileCode(fileModel, bindingModule, commonJs);
+    const generated = emitFileCode(fileModel, bindingModule, commonJs, binderOptions);
     const fileResponses = responses.files.get(fileName);
     const serialized =
       fileResponses === undefined ? undefined : emitSerializers(fileResponses, responses, generated.validatorSites.size > 0);
     const text = rewriteSource(original.text, fileModel.decoratorRanges, generated.text + (serialized?.text ?? ''));
     texts.set(fileName, text);
     originalTexts.set(text, original.text);
+    unchecked.set(fileName, generated.uncheckedBinders);
     plans.set(fileName, {
       generatedStart: original.text.length,
       binders: generated.binders,
@@ -113,6 +118,7 @@ export function compileProgram(
       let file = parsed.get(fileName);
       if (file === undefined) {
         file = tsi.createSourceFile(fileName, text, languageVersionOrOptions, true);
+        setAsideStatements(tsi, file, plans.get(fileName)!.generatedStart, unchecked.get(fileName)!);
         // Builder programs (incremental, watch) tell changed files apart by version: the generated text counts.
         (file as { version?: string }).version = createHash('sha256').update(text).digest('hex');
         parsed.set(fileName, file);
@@ -174,7 +180,11 @@ export function transformProgram(
     );
   }
   const tsi = extras.ts;
-  const compiled = compileProgram(tsi, program, host, config);
+  // Binders as plain JavaScript, printed unchecked after TypeScript's transforms: they hold `async`
+  // functions, which need an ES2017 target to be printed as written.
+  const target = program.getCompilerOptions().target;
+  const uncheckedBinders = target !== undefined && target >= tsi.ScriptTarget.ES2017;
+  const compiled = compileProgram(tsi, program, host, config, undefined, { uncheckedBinders });
   printWarnings(tsi, program, compiled.kilnWarnings);
   const hooks: HookOptions = {
     ts: tsi,
