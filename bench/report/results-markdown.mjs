@@ -202,14 +202,26 @@ function buildSection(build) {
     '',
     `\`tspc -p\` on a generated Kiln project of ${build.routeCount} routes, median of ${build.runs} interleaved runs.` + loadLine(build),
     '',
-    '| build | seconds |',
-    '|---|---:|',
-    `| tspc without the plugin | ${fixed(build.withoutMs / 1000, 2)} |`,
-    `| tspc with @kiln/core/transformer | ${fixed(build.withMs / 1000, 2)} |`,
+    '| build | wall seconds | CPU seconds |',
+    '|---|---:|---:|',
+    `| tspc without the plugin | ${fixed(build.withoutMs / 1000, 2)} | ${build.withoutCpuMs === undefined ? '–' : fixed(build.withoutCpuMs / 1000, 2)} |`,
+    `| tspc with @kiln/core/transformer | ${fixed(build.withMs / 1000, 2)} | ${build.withCpuMs === undefined ? '–' : fixed(build.withCpuMs / 1000, 2)} |`,
     '',
-    `Overhead: **${fixed(build.ratio, 2)}×**. ${build.note ?? ''}`,
+    `Overhead: **${fixed(build.ratio, 2)}×** (${build.withCpuMs === undefined ? 'wall time' : `median of per-round CPU-time ratios; wall ${fixed(build.wallRatio, 2)}×`}). ${build.note ?? ''}`,
     '',
+    ...(build.phases ? phaseRows(build.phases) : []),
     ...(build.esbuild ? esbuildRows(build.esbuild) : []),
+  ];
+}
+
+function phaseRows(phases) {
+  return [
+    'Where the time goes (`node --cpu-prof` on both builds, samples sorted by phase; medians of 3 profiled runs, ms):',
+    '',
+    '| phase | without the plugin | with it |',
+    '|---|---:|---:|',
+    ...phases.map(({ phase, withoutMs, withMs }) => `| ${phase} | ${fixed(withoutMs, 0)} | ${fixed(withMs, 0)} |`),
+    '',
   ];
 }
 
