@@ -9,7 +9,7 @@ import { readItems, reconcileItems } from './items-argument.cjs';
 import { lineOf, type Toolkit } from '../toolkit.cjs';
 import { bodyValidationOf, findNonJson, methodTypeOf, parameterTypeQuery, typiaConfigured, typiaEntry } from './body-validation.cjs';
 import { compilerOptionDiagnostics } from './compiler-options.cjs';
-import { recogniseInjection, type RecognisedInjection } from '../find/injection-recognition.cjs';
+import { recogniseInjection, recogniseTypeInjection, type RecognisedInjection } from '../find/injection-recognition.cjs';
 import { InjectionAnalyser } from './injection.cjs';
 import type { ClassInjectionModel, DependencyModel } from './model.cjs';
 
@@ -133,8 +133,8 @@ class Analyser {
         for (const injection of injectedHere) {
           this.#report(
             'injectionMisplaced',
-            injection.decorator,
-            `${injection.decorator.getText(found.file)} is on '${where}' of ${name}: Kiln injects into constructors of controllers, class middlewares and @Injectable() services, and into route and use() parameters`,
+            injection.node,
+            `${injection.node.getText(found.file)} is on '${where}' of ${name}: Kiln injects into constructors of controllers, class middlewares and @Injectable() services, and into route and use() parameters`,
           );
         }
         continue;
@@ -186,6 +186,8 @@ class Analyser {
       this.#collectReferences(decorator, found);
       injections.push(injection);
     }
+    const typeLevel = recogniseTypeInjection(this.tk, parameter);
+    if (typeLevel !== undefined) injections.push(typeLevel);
     return injections;
   }
 
@@ -275,7 +277,7 @@ class Analyser {
     const inject = injections.find((injection) => injection.kind === 'inject');
     if (inject !== undefined) {
       if (bindings.length > 0) {
-        this.#report('twoBindings', inject.decorator, `parameter '${parameterName}' is both injected and bound to the request; keep one`);
+        this.#report('twoBindings', inject.node, `parameter '${parameterName}' is both injected and bound to the request; keep one`);
         return undefined;
       }
       const methodName = tsiName(parameter);
@@ -299,7 +301,7 @@ class Analyser {
       };
     }
     if (injections.length > 0 && bindings.length === 0) {
-      this.#report('injectionMisplaced', injections[0]!.decorator, `@Scope on parameter '${parameterName}' needs @Inject() beside it`);
+      this.#report('injectionMisplaced', injections[0]!.node, `@Scope on parameter '${parameterName}' needs @Inject() beside it`);
       return undefined;
     }
     if (bindings.length === 0) {
