@@ -289,7 +289,10 @@ class Analyser {
       );
       if (dependency === undefined) return undefined;
       injected.push(dependency);
-      const typeText = (parameter.type?.getText(file) ?? '').replace(/\s+/g, ' ');
+      const typeText = (((inject.kind === 'inject' ? inject.typeNode : undefined) ?? parameter.type)?.getText(file) ?? '').replace(
+        /\s+/g,
+        ' ',
+      );
       return {
         index,
         parameterName,
