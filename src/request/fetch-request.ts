@@ -3,19 +3,25 @@ import { kOversizedBody } from '../symbols.js';
 import { bodyTooLarge } from './body-limit.js';
 import { limitedStream, refusedStream } from './body-stream.js';
 import { RequestCore, type RequestOptions } from './kiln-request.js';
+import type { SocketAddressOf } from '../runtime/listener.js';
 
 /** A KilnRequest over a web `Request`, for in-process dispatch with `app.fetch`. */
 export class FetchRequest extends RequestCore {
   readonly source: Request;
-  readonly #socketAddress: string | undefined;
+  #socketAddress: string | SocketAddressOf | undefined;
+  readonly #context: unknown;
   #url: URL | undefined;
   #flatHeaders: Record<string, string> | undefined;
 
-  /** `socketAddress`: the client's, when a runtime's listener (Bun, Deno) passes the request on; none in process. */
-  constructor(source: Request, options: RequestOptions, socketAddress?: string) {
+  /**
+   * `socketAddress`: the client's, or how to ask the runtime for it (given `context`), when a
+   * runtime's listener (Bun, Deno) passes the request on; none in process.
+   */
+  constructor(source: Request, options: RequestOptions, socketAddress?: string | SocketAddressOf, context?: unknown) {
     super(source.method, originFormTarget(source.url), options);
     this.source = source;
     this.#socketAddress = socketAddress;
+    this.#context = context;
   }
 
   get url(): string {
@@ -47,7 +53,12 @@ export class FetchRequest extends RequestCore {
   }
 
   protected socketAddress(): string | undefined {
-    return this.#socketAddress;
+    const address = this.#socketAddress;
+    if (typeof address !== 'function') return address;
+    // Asked once, on first use: most requests never need it.
+    const asked = address(this.source, this.#context);
+    this.#socketAddress = asked;
+    return asked;
   }
   protected abortSignal(): AbortSignal {
     return this.source.signal;

@@ -2,7 +2,7 @@
 // count) apply in the pipeline as on Node; Bun has one idle timeout where Node has three, and
 // its header-size limit is the runtime's (docs/guide/runtimes.md lists what differs).
 import { headLimitProblem } from './head-limits.js';
-import type { Listening, StartListener } from './listener.js';
+import type { Listening, SocketAddressOf, StartListener } from './listener.js';
 
 interface BunServer {
   readonly port: number;
@@ -27,12 +27,14 @@ export const startBunListener: StartListener = async (target, port, host) => {
   const bun = (globalThis as unknown as { Bun: BunRuntime }).Bun;
   // Bun's one idle timeout (whole seconds, at most 255) stands for Node's headersTimeout and keepAliveTimeout.
   const idleMs = Math.max(config.headersTimeout ?? 10_000, config.keepAliveTimeout ?? 5_000);
-  const server = bun.serve({
+  // One lookup for every request (no closure each): requestIP is a native call, made only when the address is read.
+  const addressOf: SocketAddressOf = (request) => server.requestIP(request)?.address;
+  const server: BunServer = bun.serve({
     port,
     hostname: host,
     idleTimeout: Math.min(255, Math.max(1, Math.ceil(idleMs / 1000))),
     development: false,
-    fetch: (request, self) => headLimitProblem(request, maxHeadersCount, maxHeaderSize) ?? serve(request, self.requestIP(request)?.address),
+    fetch: (request) => headLimitProblem(request, maxHeadersCount, maxHeaderSize) ?? serve(request, addressOf),
   });
   return {
     address: { port: server.port, host: server.hostname },
