@@ -6,6 +6,8 @@ import { pathToFileURL } from 'node:url';
 
 export interface LspDiagnostic {
   readonly range: { readonly start: { readonly line: number; readonly character: number } };
+  /** 1 error, 2 warning, 3 information, 4 hint. */
+  readonly severity?: number;
   readonly code?: number | string;
   readonly message: string;
 }
