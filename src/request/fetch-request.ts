@@ -5,6 +5,8 @@ import { limitedStream, refusedStream } from './body-stream.js';
 import { RequestCore, type RequestOptions } from './kiln-request.js';
 import type { SocketAddressOf } from '../runtime/listener.js';
 
+const decimal = /^\d{1,15}$/;
+
 /** A KilnRequest over a web `Request`, for in-process dispatch with `app.fetch`. */
 export class FetchRequest extends RequestCore {
   readonly source: Request;
@@ -77,6 +79,15 @@ export class FetchRequest extends RequestCore {
   }
 
   protected async readBytes(limit: number): Promise<Buffer> {
+    const declared = this.declaredLength();
+    if (declared !== undefined && decimal.test(declared) && Number(declared) <= limit) {
+      // A declared length within the limit: read at once by the runtime (Bun and Deno make no
+      // JavaScript stream for it). A server holds the body to its declared length; a Request
+      // built in process is not bound by its header, so the size is checked again.
+      const bytes = await this.source.arrayBuffer();
+      if (bytes.byteLength > limit) throw bodyTooLarge(limit);
+      return Buffer.from(bytes);
+    }
     if (this.source.body === null) return Buffer.alloc(0);
     const chunks: Uint8Array[] = [];
     let size = 0;
