@@ -28,6 +28,11 @@ export interface RecognisedBinding {
 const brand = '__kilnParameter';
 const sources: ReadonlySet<string> = new Set(['body', 'param', 'query', 'header', 'request']);
 
+/** How messages name a decorator: `@Param` for `@Param('id')`. */
+function labelOf(decorator: ts.Decorator): string {
+  return `@${decorator.expression.getText().split('(')[0]}`;
+}
+
 /**
  * Recognises a Kiln parameter decorator by the type of its expression: every Kiln parameter
  * decorator (and every one made by `routeRequestParamDecorator`) returns a `ParameterBinding`
@@ -43,7 +48,7 @@ export function recogniseBinding(
   if (imported !== undefined) {
     if (imported.kind !== 'binding') return undefined;
     const { source, name, nameArgument, items } = imported;
-    return { decorator, source, name, nameArgument, items, value: undefined };
+    return { decorator, node: decorator, label: labelOf(decorator), source, name, nameArgument, items, value: undefined };
   }
   const type = tk.checker.getTypeAtLocation(decorator.expression);
   const brandSymbol = type.getProperty(brand);
@@ -70,7 +75,7 @@ export function recogniseBinding(
   return {
     decorator,
     node: decorator,
-    label: `@${decorator.expression.getText().split('(')[0]}`,
+    label: labelOf(decorator),
     source: source as ParameterSource,
     name,
     nameArgument: takesName ? call?.arguments[0] : undefined,
