@@ -115,7 +115,11 @@ export function scriptRunner(client: RedisClientLike): ScriptRunner {
   if (typeof (client as IoRedisClientLike).evalsha === 'function') {
     const redis = client as IoRedisClientLike;
     return {
-      run: (sha, key, args) => redis.evalsha(sha, 1, key, ...args),
+      // the scripts take five arguments: no spread (an array per call)
+      run: (sha, key, args) =>
+        args.length === 5
+          ? redis.evalsha(sha, 1, key, args[0]!, args[1]!, args[2]!, args[3]!, args[4]!)
+          : redis.evalsha(sha, 1, key, ...args),
       evaluate: (script, key, args) => redis.eval(script, 1, key, ...args),
       del: (key) => redis.del(key),
       remove: (key, member) => redis.zrem(key, member),

@@ -89,6 +89,7 @@ export class RedisStore implements RateLimitStore {
   #windowMs = 60_000;
   #max = -1;
   #maxArg = '-1';
+  #windowMsArg = '60000';
   /** `algorithm: 'sliding-window-counter'`: one string per key instead of a sorted set. */
   #counter = false;
   #initialised = false;
@@ -148,6 +149,7 @@ export class RedisStore implements RateLimitStore {
     this.#windowMs = Math.ceil(options.windowMs);
     this.#max = options.max;
     this.#maxArg = String(options.max);
+    this.#windowMsArg = String(this.#windowMs);
     this.#counter = options.algorithm === 'sliding-window-counter';
   }
 
@@ -189,7 +191,7 @@ export class RedisStore implements RateLimitStore {
       deadline = -1;
       readsClock = false;
     } else time = '';
-    const args = [String(this.#windowMs), this.#maxArg, member, String(deadline), time];
+    const args = [this.#windowMsArg, this.#maxArg, member, deadline === -1 ? '-1' : String(deadline), time];
     const sha = counter ? slidingWindowCounterSha : slidingWindowSha;
     return new Promise<RateLimitHit>((resolve) => {
       const call = this.#deadlines.start(() => {
@@ -205,7 +207,9 @@ export class RedisStore implements RateLimitStore {
           return;
         }
         if (reply[0]! < 0) {
-          resolve(this.#failed(new RedisStoreTimeoutError('Redis ran the command after this request had given up on it; it was not counted')));
+          resolve(
+            this.#failed(new RedisStoreTimeoutError('Redis ran the command after this request had given up on it; it was not counted')),
+          );
           return;
         }
         this.#failing = false;

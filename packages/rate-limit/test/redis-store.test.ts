@@ -230,35 +230,40 @@ redisTest('counter: one short string per key, expiring when the next window ends
 
 const privateRedisTest = client && redisServerAvailable() ? test : test.skip;
 
-privateRedisTest('counter over HTTP: one round trip and at most 3 Redis commands per request (EVALSHA, GET, SET), by INFO commandstats', async () => {
-  const redis = await startPrivateRedis();
-  const storeClient = new Redis(redis.url);
-  try {
-    const store = new RedisStore({ client: storeClient, prefix: 'count:' });
-    const s = await serve({ max: 150, windowMs: 86_400_000, store, algorithm: 'sliding-window-counter', keyGenerator: () => 'client' });
+privateRedisTest(
+  'counter over HTTP: one round trip and at most 3 Redis commands per request (EVALSHA, GET, SET), by INFO commandstats',
+  async () => {
+    const redis = await startPrivateRedis();
+    const storeClient = new Redis(redis.url);
     try {
-      await storeClient.ping();
-      await redis.admin.config('RESETSTAT');
-      const statuses: number[] = [];
-      for (let i = 0; i < 200; i++) statuses.push((await get(s.base, '/ping')).status);
-      assert.equal([statuses.filter((x) => x === 200).length, statuses.filter((x) => x === 429).length], [150, 50]);
-      const info = await redis.admin.info('commandstats');
-      const calls = Object.fromEntries([...info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map(([, name, n]) => [name, Number(n)]));
-      delete calls.info;
-      delete calls['config|resetstat'];
-      // The first call: NOSCRIPT, then EVAL, which reads Redis's TIME to learn its clock; the other 199 run no TIME.
-      assert.equal(calls, { evalsha: 200, eval: 1, time: 1, get: 200, set: 150 }, JSON.stringify(calls));
-      const commands = Object.values(calls).reduce((a, b) => a + b, 0);
-      console.log(`counter: ${commands} Redis commands for 200 requests (150 counted, 50 refused), ${calls.evalsha! + calls.eval!} script calls`);
-      assert.is(await redis.admin.get(store.keyFor('client')), `${Math.floor(Number((await redis.admin.time())[0]) / 86_400)} 0 150`);
+      const store = new RedisStore({ client: storeClient, prefix: 'count:' });
+      const s = await serve({ max: 150, windowMs: 86_400_000, store, algorithm: 'sliding-window-counter', keyGenerator: () => 'client' });
+      try {
+        await storeClient.ping();
+        await redis.admin.config('RESETSTAT');
+        const statuses: number[] = [];
+        for (let i = 0; i < 200; i++) statuses.push((await get(s.base, '/ping')).status);
+        assert.equal([statuses.filter((x) => x === 200).length, statuses.filter((x) => x === 429).length], [150, 50]);
+        const info = await redis.admin.info('commandstats');
+        const calls = Object.fromEntries([...info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map(([, name, n]) => [name, Number(n)]));
+        delete calls.info;
+        delete calls['config|resetstat'];
+        // The first call: NOSCRIPT, then EVAL, which reads Redis's TIME to learn its clock; the other 199 run no TIME.
+        assert.equal(calls, { evalsha: 200, eval: 1, time: 1, get: 200, set: 150 }, JSON.stringify(calls));
+        const commands = Object.values(calls).reduce((a, b) => a + b, 0);
+        console.log(
+          `counter: ${commands} Redis commands for 200 requests (150 counted, 50 refused), ${calls.evalsha! + calls.eval!} script calls`,
+        );
+        assert.is(await redis.admin.get(store.keyFor('client')), `${Math.floor(Number((await redis.admin.time())[0]) / 86_400)} 0 150`);
+      } finally {
+        await s.close();
+      }
     } finally {
-      await s.close();
+      storeClient.disconnect();
+      await redis.stop();
     }
-  } finally {
-    storeClient.disconnect();
-    await redis.stop();
-  }
-});
+  },
+);
 
 redisTest('counter: a key already in a later window (a process whose clock estimate is ahead) counts there, never back', async () => {
   const windowMs = 1000;
@@ -282,7 +287,13 @@ redisTest('counter: a call that timed out while Redis was paused (CLIENT PAUSE) 
   for (const failOpen of [true, false]) {
     const storeClient = redisClient();
     const admin = redisClient();
-    const store = new RedisStore({ client: storeClient, prefix: `${prefix}counter-pause-${failOpen}:`, timeoutMs: 600, failOpen, onError: () => {} });
+    const store = new RedisStore({
+      client: storeClient,
+      prefix: `${prefix}counter-pause-${failOpen}:`,
+      timeoutMs: 600,
+      failOpen,
+      onError: () => {},
+    });
     const s = await serve({ max: 3, windowMs: 60_000, store, algorithm: 'sliding-window-counter', keyGenerator: () => 'paused' });
     const waiter = redisClient();
     try {
@@ -301,7 +312,11 @@ redisTest('counter: a call that timed out while Redis was paused (CLIENT PAUSE) 
       await storeClient.ping();
       await storeClient.ping();
       const [windowIndex, previous, current] = String(await client!.get(store.keyFor('paused'))).split(' ');
-      assert.equal([previous, current], ['0', '2'], `failOpen ${failOpen}: only the two requests made before the pause count (window ${windowIndex})`);
+      assert.equal(
+        [previous, current],
+        ['0', '2'],
+        `failOpen ${failOpen}: only the two requests made before the pause count (window ${windowIndex})`,
+      );
       const after = [await get(s.base, '/ping'), await get(s.base, '/ping')];
       assert.equal(
         after.map((r) => [r.status, limitHeaders(r).remaining]),
