@@ -17,6 +17,7 @@ const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = process.env.RL_PREFIX ?? 'kiln-rl-runtime:';
 const ioredis = new Redis(url, { maxRetriesPerRequest: 1 });
 const nodeRedis = await createClient({ url }).connect();
+await ioredis.ping(); // connected before serving
 // Nothing listens on port 1: commands queue while ioredis reconnects, so every call times out.
 const gone = new Redis('redis://127.0.0.1:1', { retryStrategy: () => 1000, maxRetriesPerRequest: null });
 gone.on('error', () => {});
@@ -28,7 +29,13 @@ const limiter = (client: RedisClientLike, name: string, options: { algorithm?: '
     windowMs: 60_000,
     keyGenerator: byClient,
     algorithm: options.algorithm ?? 'sliding-log',
-    store: new RedisStore({ client, prefix: `${prefix}${name}:`, clock: options.fakeClock ? () => Date.now() : undefined }),
+    // a loaded machine (the test suites run two at a time) may take Redis past the default 200 ms
+    store: new RedisStore({
+      client,
+      prefix: `${prefix}${name}:`,
+      timeoutMs: 5000,
+      clock: options.fakeClock ? () => Date.now() : undefined,
+    }),
   });
 const unreachable = (failOpen: boolean) =>
   rateLimit({
