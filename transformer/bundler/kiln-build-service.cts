@@ -7,6 +7,7 @@ import { relocateValidatorDiagnostics } from '../program/validator-diagnostics.c
 import { typiaConfigured } from '../analyse/body-validation.cjs';
 import { ProjectFiles } from './project-files.cjs';
 import { dependenciesOf } from './type-dependencies.cjs';
+import { projectCompilerOf, requireWithTypeScript, type ProjectCompiler } from './compiler-api.cjs';
 
 /** Options of the bundler plugins and `@kiln/core/register`: the tsconfig plugin entry's, plus where the tsconfig is. */
 export interface KilnBuildOptions extends KilnTransformerConfig {
@@ -100,9 +101,10 @@ export class KilnBuildService {
   constructor(options: KilnBuildOptions = {}) {
     const tsconfig = resolve(options.tsconfig ?? 'tsconfig.json');
     this.#projectDir = dirname(tsconfig);
-    // The project's own TypeScript (typia's transformer uses it too); Kiln's peer dependency otherwise.
+    // The project's own TypeScript (typia's transformer uses it too); for a TypeScript 7 project, the TypeScript 6 beside it.
     const projectRequire = createRequire(tsconfig);
-    this.#ts = loadFrom<typeof ts>(projectRequire, 'typescript') ?? (require('typescript') as typeof ts);
+    const compiler = projectCompilerOf(projectRequire);
+    this.#ts = compiler.ts;
     const tsi = this.#ts;
 
     const parsed = tsi.getParsedCommandLineOfConfigFile(
@@ -125,7 +127,7 @@ export class KilnBuildService {
     this.#config = { ...(entryOptions as KilnTransformerConfig), ...pluginOptions };
     this.#options = emitOptions(tsi, parsed.options);
     this.#rootNames = new Set(parsed.fileNames);
-    this.#typia = typiaConfigured(parsed.options) ? typiaTransformOf(projectRequire) : undefined;
+    this.#typia = typiaConfigured(parsed.options) ? typiaTransformOf(projectRequire, compiler) : undefined;
 
     const files = this.#files;
     const host: ts.LanguageServiceHost = {
@@ -295,17 +297,14 @@ function pluginEntries(options: ts.CompilerOptions): Record<string, unknown>[] {
   return Array.isArray(plugins) ? plugins.filter((p): p is Record<string, unknown> => typeof p === 'object' && p !== null) : [];
 }
 
-function loadFrom<T>(projectRequire: NodeRequire, name: string): T | undefined {
-  try {
-    return projectRequire(name) as T;
-  } catch {
-    return undefined;
-  }
-}
-
 /** typia's transformer, from the project (typia is the app's dependency). */
-function typiaTransformOf(projectRequire: NodeRequire): TypiaTransform {
-  const loaded = loadFrom<{ default?: TypiaTransform; transform?: TypiaTransform }>(projectRequire, 'typia/lib/transform');
+function typiaTransformOf(projectRequire: NodeRequire, compiler: ProjectCompiler): TypiaTransform {
+  let loaded: { default?: TypiaTransform; transform?: TypiaTransform } | undefined;
+  try {
+    loaded = requireWithTypeScript(projectRequire, 'typia/lib/transform', compiler);
+  } catch {
+    loaded = undefined;
+  }
   const transform = loaded?.transform ?? loaded?.default;
   if (transform === undefined)
     throw new Error(
