@@ -8,11 +8,18 @@ import { typiaConfigured } from '../analyse/body-validation.cjs';
 import { ProjectFiles } from './project-files.cjs';
 import { dependenciesOf } from './type-dependencies.cjs';
 import { projectCompilerOf, requireWithTypeScript, type ProjectCompiler } from './compiler-api.cjs';
+import { TypeScript7Session } from '../checker/typescript-7-session.cjs';
 
 /** Options of the bundler plugins and `@kiln/core/register`: the tsconfig plugin entry's, plus where the tsconfig is. */
 export interface KilnBuildOptions extends KilnTransformerConfig {
   /** The project's tsconfig.json. Default: `tsconfig.json` in the current directory. */
   readonly tsconfig?: string;
+  /**
+   * The type checker Kiln's analysis asks (docs/guide/typescript-7.md): `'typescript-7'`, the
+   * project's TypeScript 7 through `typescript/unstable/sync`; `'typescript-6'`, the TypeScript 6
+   * program the build emits from. Default: the one matching the project's `typescript`.
+   */
+  readonly checker?: 'typescript-6' | 'typescript-7';
 }
 
 /** A KILN (or typia) error, with the place it is about. */
@@ -91,6 +98,8 @@ export class KilnBuildService {
   readonly #compilerHost: ts.CompilerHost;
   readonly #configErrors: readonly BuildMessage[];
   readonly #typia: TypiaTransform | undefined;
+  /** TypeScript 7's checker, when the analysis asks it (a TypeScript 7 project). */
+  readonly #typeScript7: TypeScript7Session | undefined;
   /** The whole project compiled once, by the first build: one checker for every file. */
   #whole: CompiledState | undefined;
   /** After an edit, each file transformed again is compiled on its own, on the edited project. */
@@ -122,7 +131,7 @@ export class KilnBuildService {
       (entry) => typeof entry.transform === 'string' && kilnTransform.test(entry.transform),
     );
     // The tsconfig plugin entry's options (disable, bindingModule, typedResponses, ...), then the plugin's own.
-    const { tsconfig: _tsconfig, ...pluginOptions } = options;
+    const { tsconfig: _tsconfig, checker: checkerOption, ...pluginOptions } = options;
     const { transform: _transform, transformProgram: _transformProgram, ...entryOptions } = kilnEntry ?? {};
     this.#config = { ...(entryOptions as KilnTransformerConfig), ...pluginOptions };
     this.#options = emitOptions(tsi, parsed.options);
@@ -152,6 +161,8 @@ export class KilnBuildService {
     };
     this.#service = tsi.createLanguageService(host, tsi.createDocumentRegistry(tsi.sys.useCaseSensitiveFileNames, this.#projectDir));
     this.#compilerHost = tsi.createCompilerHost(this.#options);
+    const checker = checkerOption ?? (compiler.projectMajor >= 7 ? 'typescript-7' : 'typescript-6');
+    this.#typeScript7 = checker === 'typescript-7' ? new TypeScript7Session(projectRequire, tsconfig, (f) => files.text(f)) : undefined;
   }
 
   /**
@@ -239,7 +250,7 @@ export class KilnBuildService {
     const source = this.#service.getProgram()!;
     const compile = (only?: ReadonlySet<string>): CompiledState => ({
       source,
-      compiled: compileProgram(this.#ts, source, this.#compilerHost, this.#config, only),
+      compiled: compileProgram(this.#ts, source, this.#compilerHost, this.#config, only, this.#typeScript7?.checkerFor(this.#ts, source)),
       typiaDiagnostics: [],
     });
     this.#whole ??= compile();

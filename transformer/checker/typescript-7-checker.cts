@@ -61,23 +61,27 @@ interface Checker7 {
   resolveName(name: string, meaning: number, location?: Node7, excludeGlobals?: boolean): Symbol7 | undefined;
   typeToString(type: Type7, enclosing?: Node7, flags?: number): string;
 }
-interface Project7 {
+export interface Project7 {
   readonly configFileName: string;
   readonly checker: Checker7;
   readonly program: { getSourceFile(fileName: string): Node7 | undefined };
 }
-interface Snapshot7 {
+export interface Snapshot7 {
   getProject(configFileName: string): Project7 | undefined;
   getProjects(): readonly Project7[];
   dispose(): void;
 }
-interface Api7 {
+export interface Api7 {
   updateSnapshot(params?: { openProject?: string; fileChanges?: { changed?: string[] } }): Snapshot7;
   close(): void;
 }
+/** Where TypeScript 7 reads files: `undefined` falls back to the disk. */
+export interface FileSystem7 {
+  readFile?: (fileName: string) => string | null | undefined;
+}
 /** `typescript/unstable/sync` (TypeScript 7): the API, its enums. */
 export interface TypeScript7Module {
-  readonly API: new (options: { cwd?: string }) => Api7;
+  readonly API: new (options: { cwd?: string; fs?: FileSystem7 }) => Api7;
   readonly TypeFlags: Record<string, number | string>;
   readonly ObjectFlags: Record<string, number | string>;
   readonly SymbolFlags: Record<string, number | string>;
@@ -252,7 +256,9 @@ export class TypeScript7Checker implements KilnChecker {
       flags,
       objectFlags: this.#objectFlags.map(type.objectFlags ?? 0),
       get value() {
-        return typeof type.value === 'bigint' ? { negative: type.value < 0n, base10Value: String(type.value < 0n ? -type.value : type.value) } : type.value;
+        return typeof type.value === 'bigint'
+          ? { negative: type.value < 0n, base10Value: String(type.value < 0n ? -type.value : type.value) }
+          : type.value;
       },
       get symbol() {
         return self.#symbol(type.getSymbol());
