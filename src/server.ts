@@ -2,10 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { buildRouteTable } from './app/route-table.js';
 import { withDocsRoutes } from './docs/docs-routes.js';
 import { KilnError } from './kiln-error.js';
-import { kRemoveUploads } from './symbols.js';
 import { RequestPipeline } from './pipeline/request-pipeline.js';
 import { FetchRequest } from './request/fetch-request.js';
-import type { KilnRequest, RequestOptions } from './request/kiln-request.js';
+import type { KilnRequest, RequestCore, RequestOptions } from './request/kiln-request.js';
 import { NodeRequest } from './request/node-request.js';
 import { headProblem } from './request/request-head.js';
 import { compileTrustProxy } from './request/client-address.js';
@@ -16,15 +15,13 @@ import { errorBody } from './response/error-body.js';
 import { writeError, writeJson, writeResult } from './response/node-response.js';
 import { Container } from './injection/container.js';
 import type { RouteInfo } from './router/route-info.js';
-import { encodedWebResponse, errorToWebResponse, finalWebResponse, valueToWebResponse } from './response/web-response.js';
+import { answerWithResponse } from './response/web-response-answer.js';
 import type { KilnConfig, KilnServer } from './server-config.js';
-import type { Listening } from './runtime/listener.js';
+import type { Listening, SocketAddressOf } from './runtime/listener.js';
 import { runtimeListener } from './runtime/runtime-listener.js';
-import { platformResponse, platformSendsResponses } from './runtime/platform-response.js';
 import { isLogger, Logger } from './logging/logger.js';
 import { createLogger } from './logging/create-logger.js';
 import { decisionTrace, logRouteTable } from './logging/debug-trace.js';
-import { kAnswered } from './symbols.js';
 
 export type { KilnConfig, KilnServer } from './server-config.js';
 
@@ -176,24 +173,15 @@ export function createServer(config: KilnConfig): KilnServer {
     handler(incoming, response);
   };
 
-  // the same pipeline in process: a web Request in, a web Response out
-  const serve = async (request: Request, socketAddress: string | undefined): Promise<Response> => {
-    if (!started) await ready;
-    const req = new FetchRequest(request, options, socketAddress);
-    let response: Response;
-    try {
-      response = encodedWebResponse(req, finalWebResponse(req, valueToWebResponse(req, await pipeline!.handle(req))));
-    } catch (error) {
-      response = encodedWebResponse(req, errorToWebResponse(req, error));
-    } finally {
-      // The answer is made: an upload's temporary files are not needed any more.
-      await req[kRemoveUploads]();
-    }
-    req[kAnswered](response.status);
-    return platformSendsResponses ? platformResponse(response) : response;
+  // the same pipeline in process: a web Request in, a web Response out (at once when the pipeline answers at once)
+  const serve = (request: Request, socketAddress?: string | SocketAddressOf, context?: unknown): Response | Promise<Response> => {
+    if (!started) return ready.then(() => serve(request, socketAddress, context));
+    return answerWithResponse(new FetchRequest(request, options, socketAddress, context), handle);
   };
+  const handle = (req: RequestCore): unknown => pipeline!.handle(req);
 
-  const fetch = (request: Request): Promise<Response> => serve(request, undefined);
+  // app.fetch always answers with a promise, as a fetch handler does.
+  const fetch = async (request: Request): Promise<Response> => serve(request);
 
   let listening: Promise<Listening> | undefined;
   let closing: Promise<void> | undefined;

@@ -3,19 +3,27 @@ import { kOversizedBody } from '../symbols.js';
 import { bodyTooLarge } from './body-limit.js';
 import { limitedStream, refusedStream } from './body-stream.js';
 import { RequestCore, type RequestOptions } from './kiln-request.js';
+import type { SocketAddressOf } from '../runtime/listener.js';
+
+const decimal = /^\d{1,15}$/;
 
 /** A KilnRequest over a web `Request`, for in-process dispatch with `app.fetch`. */
 export class FetchRequest extends RequestCore {
   readonly source: Request;
-  readonly #socketAddress: string | undefined;
+  #socketAddress: string | SocketAddressOf | undefined;
+  readonly #context: unknown;
   #url: URL | undefined;
   #flatHeaders: Record<string, string> | undefined;
 
-  /** `socketAddress`: the client's, when a runtime's listener (Bun, Deno) passes the request on; none in process. */
-  constructor(source: Request, options: RequestOptions, socketAddress?: string) {
+  /**
+   * `socketAddress`: the client's, or how to ask the runtime for it (given `context`), when a
+   * runtime's listener (Bun, Deno) passes the request on; none in process.
+   */
+  constructor(source: Request, options: RequestOptions, socketAddress?: string | SocketAddressOf, context?: unknown) {
     super(source.method, originFormTarget(source.url), options);
     this.source = source;
     this.#socketAddress = socketAddress;
+    this.#context = context;
   }
 
   get url(): string {
@@ -47,7 +55,12 @@ export class FetchRequest extends RequestCore {
   }
 
   protected socketAddress(): string | undefined {
-    return this.#socketAddress;
+    const address = this.#socketAddress;
+    if (typeof address !== 'function') return address;
+    // Asked once, on first use: most requests never need it.
+    const asked = address(this.source, this.#context);
+    this.#socketAddress = asked;
+    return asked;
   }
   protected abortSignal(): AbortSignal {
     return this.source.signal;
@@ -66,6 +79,15 @@ export class FetchRequest extends RequestCore {
   }
 
   protected async readBytes(limit: number): Promise<Buffer> {
+    const declared = this.declaredLength();
+    if (declared !== undefined && decimal.test(declared) && Number(declared) <= limit) {
+      // A declared length within the limit: read at once by the runtime (Bun and Deno make no
+      // JavaScript stream for it). A server holds the body to its declared length; a Request
+      // built in process is not bound by its header, so the size is checked again.
+      const bytes = await this.source.arrayBuffer();
+      if (bytes.byteLength > limit) throw bodyTooLarge(limit);
+      return Buffer.from(bytes);
+    }
     if (this.source.body === null) return Buffer.alloc(0);
     const chunks: Uint8Array[] = [];
     let size = 0;

@@ -302,9 +302,13 @@ export abstract class RequestCore implements KilnRequest {
     return isMultipart(this.headers.get('content-type')) ? this.options.uploads.maxTotalSize : this.options.maxBodySize;
   }
 
-  /** Removes the temporary files of this request's uploads (see UploadOptions). Never rejects. */
-  [kRemoveUploads](): Promise<void> {
-    return this.#uploads?.remove() ?? Promise.resolve();
+  /**
+   * Removes the temporary files of this request's uploads (see UploadOptions). Never rejects.
+   * Undefined when the request has none, so that `app.fetch` answers a request without uploads
+   * without waiting a turn.
+   */
+  [kRemoveUploads](): Promise<void> | undefined {
+    return this.#uploads?.remove();
   }
 
   /** A multipart body as FormData, streamed within the upload limits; its temporary files go when the answer is sent. */

@@ -1,7 +1,7 @@
 import { compressLater, compressNow, compressionPlan, addVary, largestSyncBody, markEncoded } from '../compression/response-compression.js';
 import type { NodeRequest } from '../request/node-request.js';
 import { kCompression, kReport, kSendTimeout } from '../symbols.js';
-import { armSendDeadline } from './send-deadline.js';
+import { endWithinSendTimeout } from './send-deadline.js';
 import { answerWriteFailure } from './write-failure.js';
 
 /**
@@ -20,16 +20,14 @@ export function sendWhole(req: NodeRequest, status: number, headers: string[], b
     if (plan === 'vary') addVary(headers);
     headers.push('content-length', String(size));
     res.writeHead(status, headers);
-    armSendDeadline(res, req[kSendTimeout]);
-    res.end(req.method === 'HEAD' ? undefined : body);
+    endWithinSendTimeout(res, req[kSendTimeout], req.method === 'HEAD' ? undefined : body);
     return;
   }
   markEncoded(headers, plan);
   const send = (encoded: Uint8Array): void => {
     headers.push('content-length', String(encoded.byteLength));
     res.writeHead(status, headers);
-    armSendDeadline(res, req[kSendTimeout]);
-    res.end(encoded);
+    endWithinSendTimeout(res, req[kSendTimeout], encoded);
   };
   if (size <= largestSyncBody) {
     send(compressNow(compression!.settings, plan, body));

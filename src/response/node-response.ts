@@ -9,7 +9,7 @@ import { isSendableStatus } from './header-rules.js';
 import { jsonContentType, serialize, valueStatus } from './json-body.js';
 import { writeWebResponse } from './web-response-writer.js';
 import { answerWriteFailure } from './write-failure.js';
-import { armSendDeadline } from './send-deadline.js';
+import { endWithinSendTimeout } from './send-deadline.js';
 
 function appendRecorded(req: NodeRequest, headers: string[]): string[] {
   const recorded = req[kResponseHeaders];
@@ -21,14 +21,14 @@ function appendRecorded(req: NodeRequest, headers: string[]): string[] {
 /**
  * Writes a complete JSON (or empty) response in one `writeHead` + `end`. Without `req` (Kiln's own
  * answers: 404, 405, 413, 414) every header is Kiln's; with it, use {@link writeRequestJson}.
- * With `req`, the client has `sendTimeout` to take it (see armSendDeadline); Kiln's own answers
+ * With `req`, the client has `sendTimeout` to take it (see endWithinSendTimeout); Kiln's own answers
  * are a few hundred bytes, which a socket's buffer always takes at once.
  */
 export function writeJson(res: ServerResponse, req: NodeRequest | undefined, status: number, body: string | undefined): void {
   const headers = body === undefined ? [] : ['content-type', jsonContentType, 'content-length', String(Buffer.byteLength(body))];
   res.writeHead(status, req === undefined ? headers : appendRecorded(req, headers));
-  if (req !== undefined) armSendDeadline(res, req[kSendTimeout]);
-  res.end(body);
+  if (req === undefined) res.end(body);
+  else endWithinSendTimeout(res, req[kSendTimeout], body);
 }
 
 // hot path: a plain return value or an error, with the request's recorded headers

@@ -10,7 +10,7 @@ import { withRecordedHeaders } from './web-response.js';
 import { answerWriteFailure } from './write-failure.js';
 import { responseSource } from './response-source.js';
 import { keptBody, pendingHeaders } from './kiln-response.js';
-import { armSendDeadline, clearSendDeadline } from './send-deadline.js';
+import { clearSendDeadline, endWithinSendTimeout } from './send-deadline.js';
 
 type Chunk = { done: true; value?: undefined } | { done: false; value: unknown };
 const notYet = Symbol('not yet');
@@ -192,8 +192,7 @@ async function streamBody(req: NodeRequest, status: number, headers: string[], b
 
 /** Ends an answer whose whole body is known, within `sendTimeout`. */
 function endTimed(req: NodeRequest, body: string | Uint8Array | undefined): void {
-  armSendDeadline(req.response, req[kSendTimeout]);
-  req.response.end(body);
+  endWithinSendTimeout(req.response, req[kSendTimeout], body);
 }
 
 /** `writeHead`, or a reported bare 500 when Node refuses the head (false then). */

@@ -86,7 +86,18 @@ export function withRecordedHeaders(req: RequestCore, response: Response): Respo
   }
 }
 
-function headersFor(req: RequestCore, contentType: string | undefined): Headers {
+// The header inits of answers that carry no recorded header, where the runtime sends the Response
+// (Bun, Deno, workerd): it copies a plain object into its own header list, more cheaply than
+// from a Headers object built here first (and Deno answers a string body with only a
+// Content-Type on its fast path).
+const noHeaders = Object.freeze({});
+const jsonHeaders = Object.freeze({ 'content-type': jsonContentType });
+
+function headersFor(req: RequestCore, contentType: string | undefined): ResponseInit['headers'] {
+  if (platformSendsResponses && req[kResponseHeaders] === undefined) {
+    if (contentType === undefined) return noHeaders;
+    if (contentType === jsonContentType) return jsonHeaders;
+  }
   const headers = new Headers();
   if (contentType !== undefined) headers.set('content-type', contentType);
   const recorded = req[kResponseHeaders];

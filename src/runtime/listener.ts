@@ -8,10 +8,21 @@ export interface ListenTarget {
   readonly handler: (incoming: IncomingMessage, response: ServerResponse) => void;
   /** Node's `checkContinue` listener: a request with `Expect: 100-continue`. */
   readonly checkContinue: (incoming: IncomingMessage, response: ServerResponse) => void;
-  /** `app.fetch`, told the client's socket address, which a listener knows and `app.fetch` does not. */
-  readonly serve: (request: Request, socketAddress: string | undefined) => Promise<Response>;
+  /**
+   * `app.fetch`, told the client's socket address, which a listener knows and `app.fetch` does
+   * not: the address itself, or how to ask the runtime for it (with `context`, the runtime's
+   * per-request info) when something reads it.
+   */
+  readonly serve: (request: Request, socketAddress?: string | SocketAddressOf, context?: unknown) => Response | Promise<Response>;
   readonly maxHeadersCount: number;
 }
+
+/**
+ * Asks the runtime for a request's socket address. A listener passes one such function for all
+ * its requests: asking is a native call (Bun's `requestIP`, Deno's `remoteAddr`), made only when
+ * `req.ip`, `req.remoteAddress` or a limiter's key needs the address.
+ */
+export type SocketAddressOf = (request: Request, context: unknown) => string | undefined;
 
 /** A listening server, on whichever runtime. */
 export interface Listening {

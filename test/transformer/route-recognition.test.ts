@@ -21,7 +21,11 @@ test("an app's own Get and Controller (src/routes.ts, src/controller.ts) produce
 });
 
 test("the app's own decorators run as written, and Kiln's beside them get a compiled binder", async () => {
-  const app = (await import(pathToFileURL(join(outDir, 'src', 'app.js')).href)) as { KilnRoutes: ControllerClass; Screen: ControllerClass };
+  const app = (await import(pathToFileURL(join(outDir, 'src', 'app.js')).href)) as {
+    KilnRoutes: ControllerClass;
+    KilnRoutesAgain: ControllerClass;
+    Screen: ControllerClass;
+  };
   const { cacheHints } = (await import(pathToFileURL(join(outDir, 'src', 'routes.js')).href)) as { cacheHints: Map<string, string> };
   const { screens } = (await import(pathToFileURL(join(outDir, 'src', 'controller.js')).href)) as { screens: string[] };
   assert.equal(
@@ -32,9 +36,12 @@ test("the app's own decorators run as written, and Kiln's beside them get a comp
     ],
   );
   assert.equal(screens, ['/']);
-  const server = createServer({ controllers: [app.KilnRoutes] });
+  const server = createServer({ controllers: [app.KilnRoutes, app.KilnRoutesAgain] });
   const reply = await server.fetch(new Request('http://localhost/kiln/7'));
   assert.equal(await reply.json(), { id: 7 });
+  // Kiln's Get imported under another name: its route is compiled (the parameter converted to a number).
+  const again = await server.fetch(new Request('http://localhost/kiln-again/8'));
+  assert.equal(await again.json(), { again: 8 });
 });
 
 test.run();

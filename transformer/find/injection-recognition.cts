@@ -1,5 +1,6 @@
 import type * as ts from 'typescript';
 import { decoratorCall, stringLiteralOf, type Toolkit } from '../toolkit.cjs';
+import { recogniseKilnImport } from './kiln-import.cjs';
 
 /** `@Inject(token?)` or `@Scope(scope)`, read from the decorator's type. */
 export type RecognisedInjection =
@@ -19,6 +20,8 @@ const injectableBrand = '__kilnInjectable';
 
 /** Recognises Kiln's `@Inject` and `@Scope` by their branded type, so aliases and re-exports work. */
 export function recogniseInjection(tk: Toolkit, decorator: ts.Decorator): RecognisedInjection | undefined {
+  // Another of '@kiln/core''s decorators, known from the syntax (`@Inject` and `@Scope` are read from their types).
+  if (recogniseKilnImport(tk, decorator) !== undefined) return undefined;
   const type = tk.checker.getTypeAtLocation(decorator.expression);
   const brand = type.getProperty(injectionBrand);
   if (brand === undefined) return undefined;
@@ -38,5 +41,7 @@ export function recogniseInjection(tk: Toolkit, decorator: ts.Decorator): Recogn
 
 /** Whether a class decorator is Kiln's `@Injectable()`. */
 export function isInjectableDecorator(tk: Toolkit, decorator: ts.Decorator): boolean {
+  const imported = recogniseKilnImport(tk, decorator);
+  if (imported !== undefined) return imported.kind === 'injectable';
   return tk.checker.getTypeAtLocation(decorator.expression).getProperty(injectableBrand) !== undefined;
 }

@@ -1,6 +1,7 @@
 import type * as ts from 'typescript';
 import type { ParameterSource } from '../analyse/model.cjs';
 import { decoratorCall, stringLiteralOf, type Toolkit } from '../toolkit.cjs';
+import { recogniseKilnImport } from './kiln-import.cjs';
 
 /** A parameter decorator recognised as Kiln's, read from its type. */
 export interface RecognisedBinding {
@@ -30,6 +31,13 @@ export function recogniseBinding(
   tk: Toolkit,
   decorator: ts.Decorator,
 ): RecognisedBinding | 'uncalled' | 'uncalled-with-arguments' | undefined {
+  // `@Param('id')` imported from '@kiln/core' is read from the syntax; the checker answers the rest.
+  const imported = recogniseKilnImport(tk, decorator);
+  if (imported !== undefined) {
+    if (imported.kind !== 'binding') return undefined;
+    const { source, name, nameArgument, items } = imported;
+    return { decorator, source, name, nameArgument, items, value: undefined };
+  }
   const type = tk.checker.getTypeAtLocation(decorator.expression);
   const brandSymbol = type.getProperty(brand);
   if (brandSymbol === undefined) {

@@ -1,5 +1,6 @@
 import type * as ts from 'typescript';
 import { decoratorCall, stringLiteralOf, type Toolkit } from '../toolkit.cjs';
+import { recogniseKilnImport } from './kiln-import.cjs';
 
 /** A Kiln class or method decorator, identified by the declaration its callee resolves to. */
 export type KilnDecorator =
@@ -26,6 +27,19 @@ function literalProperty(tk: Toolkit, brandType: ts.Type, name: string, at: ts.N
  * path held in a `const` counts; a path computed at run time is `undefined` and skips the path checks.
  */
 export function recogniseKilnDecorator(tk: Toolkit, decorator: ts.Decorator): KilnDecorator | undefined {
+  const imported = recogniseKilnImport(tk, decorator);
+  if (imported !== undefined) {
+    switch (imported.kind) {
+      case 'route':
+        return { kind: 'route', method: imported.method, path: imported.path, decorator };
+      case 'controller':
+      case 'middleware':
+      case 'hand-written-binder':
+        return imported;
+      default:
+        return undefined;
+    }
+  }
   const call = decoratorCall(tk, decorator);
   if (call === undefined) return undefined;
   const brandSymbol = tk.checker.getTypeAtLocation(call).getProperty(brand);
