@@ -30,9 +30,15 @@ export class TypeScript7Session {
     tsconfig: string,
     readonly readText: (fileName: string) => string | undefined,
   ) {
-    // ES modules: loaded with require(esm) (Node 20.19 and 22.12 on).
-    this.#sync = projectRequire('typescript/unstable/sync') as TypeScript7Module;
-    this.#ast = projectRequire('typescript/unstable/ast') as TypeScript7Ast;
+    try {
+      // ES modules: loaded with require(esm) (Node 20.19 and 22.12 on).
+      this.#sync = projectRequire('typescript/unstable/sync') as TypeScript7Module;
+      this.#ast = projectRequire('typescript/unstable/ast') as TypeScript7Ast;
+    } catch (error) {
+      throw new Error(
+        `@kiln/core: the checker 'typescript-7' needs the project's typescript to be TypeScript 7 (typescript/unstable/sync) and Node 20.19 or later: ${(error as Error).message}`,
+      );
+    }
     this.#tsconfig = tsconfig;
     const ownFile = (fileName: string) => !/[\\/]node_modules[\\/]/.test(fileName) && /\.[cm]?tsx?$/.test(fileName);
     this.#api = new this.#sync.API({
