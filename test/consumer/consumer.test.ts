@@ -6,8 +6,8 @@
 // from an empty folder with the docs page on, the esbuild watch-and-restart script. And what the
 // page promises on the way: the editor plugin loads in the project's own tsserver,
 // @kiln/rate-limit's types resolve against the installed @kiln/core with skipLibCheck off, and
-// stack traces from the installed packages point at .ts lines that exist. And the page's
-// TypeScript 7 variant: its own project, built with esbuild, tested through @kiln/core/register.
+// stack traces from the installed packages point at .ts lines that exist. (The page's TypeScript 7
+// variant: typescript-7-consumer.test.ts.)
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
@@ -238,54 +238,6 @@ test('Getting started, Rebuild and restart: node watch.mjs rebuilds and restarts
   } finally {
     writeFileSync(appFile, source);
     await watcher.stop();
-  }
-});
-
-test("Getting started, With TypeScript 7: the page's project builds with esbuild, tests through @kiln/core/register and serves the app", async () => {
-  const ts7Project = join(workDir, 'my-api-ts7');
-  const create = await runScript(readmeBlock(blocks, 'ts7-create'), workDir);
-  assert.is(create.exitCode, 0, create.output);
-  const packageJson = JSON.parse(readFileSync(join(ts7Project, 'package.json'), 'utf8'));
-  writeFileSync(
-    join(ts7Project, 'package.json'),
-    JSON.stringify({ ...packageJson, ...JSON.parse(readmeBlock(blocks, 'ts7-package.json')) }, null, 2),
-  );
-  const install = await runScript(readmeBlock(blocks, 'ts7-install'), ts7Project);
-  assert.is(install.exitCode, 0, install.output);
-  assert.match(readFileSync(join(ts7Project, 'node_modules', 'typescript', 'package.json'), 'utf8'), /"version": "7\.0\./);
-  assert.match(readFileSync(join(ts7Project, 'node_modules', 'typescript-6', 'package.json'), 'utf8'), /"version": "6\.0\./);
-  writeFileSync(join(ts7Project, 'tsconfig.json'), readmeBlock(blocks, 'ts7-tsconfig.json'));
-  writeFileSync(join(ts7Project, 'build.mjs'), readmeBlock(blocks, 'ts7-build.mjs'));
-  for (const file of ['src/app.ts', 'src/main.ts', 'test/app.test.ts']) {
-    mkdirSync(dirname(join(ts7Project, file)), { recursive: true });
-    writeFileSync(join(ts7Project, file), readmeBlock(blocks, file));
-  }
-  const run = await runScript(withoutLines(readmeBlock(blocks, 'ts7-run'), ['npm start']), ts7Project);
-  assert.is(run.exitCode, 0, run.output);
-  assert.match(run.output, /^(?:#|ℹ) pass 1$/m);
-  assert.match(run.output, /^(?:#|ℹ) fail 0$/m);
-
-  const server = await startApp(ts7Project);
-  try {
-    assert.equal(await (await fetch(`${server.origin}/notes/42`)).json(), { id: 42 });
-    const notNumber = await fetch(`${server.origin}/notes/x`);
-    assert.is(notNumber.status, 400);
-    assert.equal(await notNumber.json(), { error: 'Bad Request', message: "Parameter 'id' expected number, got 'x'" });
-    const invalid = await fetch(`${server.origin}/notes`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"text":""}',
-    });
-    assert.is(invalid.status, 400);
-    assert.is(
-      ((await invalid.json()) as { message: string }).message,
-      'Invalid request body: $input.text expected string & MinLength<1>, got ""',
-    );
-    const document = await fetch(`${server.origin}/openapi.json`);
-    assert.is(document.status, 200);
-    assert.equal(Object.keys(((await document.json()) as { paths: object }).paths).sort(), ['/notes', '/notes/{id}']);
-  } finally {
-    await server.stop();
   }
 });
 
