@@ -2,10 +2,10 @@
 // The system calls and bytes per answer of each route of the mixed traffic (m), per server:
 //   node bench/profile/syscalls.mjs [seconds] <name>=<server script> ...
 // e.g. `raw=bench/http/servers/raw-node.mjs kiln=bench/build/kiln/http/servers/kiln/server.js`.
-// Each server is started pinned, then each route is loaded alone (wrk, 16 connections) while
+// Each server is started pinned, then each route is loaded alone (wrk, 64 connections) while
 // `strace -f` records the server's calls (`-s 0`: lengths only). Per answer: every system call
 // (read, writev, write...), how many writes and how many iovecs each write carries, the bytes
-// written, and the response head's bytes (from one plain answer). Prints a markdown table.
+// written, and the answer's head and total bytes (from one keep-alive exchange). Prints a markdown table.
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -26,21 +26,25 @@ if (servers.length === 0) throw new Error('usage: syscalls.mjs [seconds] <name>=
 
 const routes = [...mixedRequests, mixedRequestsGlobalResponse.find((entry) => entry.request.path === '/report-web.csv')];
 
-/** One raw HTTP/1.1 exchange: the answer's head bytes (up to the blank line) and its total bytes. */
+/** One keep-alive HTTP/1.1 exchange, as wrk makes it: the answer's head bytes and its total bytes. */
 function rawAnswer(port, { method, path, headers, body }) {
   return new Promise((resolvePromise, reject) => {
     const socket = connect(port, '127.0.0.1');
-    const lines = [`${method} ${path} HTTP/1.1`, 'host: 127.0.0.1', 'connection: close'];
+    const lines = [`${method} ${path} HTTP/1.1`, 'host: 127.0.0.1'];
     for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
     if (body !== undefined) lines.push(`content-length: ${Buffer.byteLength(body)}`);
-    socket.end(`${lines.join('\r\n')}\r\n\r\n${body ?? ''}`);
-    const chunks = [];
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const all = Buffer.concat(chunks);
-      resolvePromise({ head: all.indexOf('\r\n\r\n') + 4, total: all.length });
+    socket.write(`${lines.join('\r\n')}\r\n\r\n${body ?? ''}`);
+    let received = Buffer.alloc(0);
+    socket.on('data', (chunk) => {
+      received = Buffer.concat([received, chunk]);
+      const head = received.indexOf('\r\n\r\n') + 4;
+      if (head < 4) return;
+      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(received.subarray(0, head).toString('latin1'))?.[1] ?? 0);
+      if (received.length < head + length) return;
+      socket.destroy();
+      resolvePromise({ head, total: received.length });
     });
+    socket.on('error', reject);
   });
 }
 
@@ -75,12 +79,14 @@ for (const server of servers) {
     for (const route of routes) {
       const { request } = route;
       const answer = await rawAnswer(port, request);
-      const scenario = { id: `sys-${rows.length}`, request };
+      // As a one-route rotation, so that wrk sends it from a script (its method, headers and body).
+      const scenario = { id: `sys-${rows.length}`, mixed: [route] };
       await load(port, scenario, 1);
       const traceFile = join(tmpdir(), `kiln-strace-${process.pid}-${rows.length}.txt`);
       const tracer = spawn('strace', ['-f', '-qq', '-s', '0', '-o', traceFile, '-p', String(running.pid)], { stdio: 'ignore' });
       await sleep(500);
       const result = await load(port, scenario, seconds);
+      if (result.errors > 0) throw new Error(`${server.name} ${request.method} ${request.path}: ${result.errors} bad answers`);
       tracer.kill('SIGINT');
       await new Promise((done) => tracer.once('exit', done));
       const { calls, writes, iovecs, written } = countCalls(traceFile);
@@ -92,7 +98,8 @@ for (const server of servers) {
         server: server.name,
         route: `${request.method} ${request.path.split('?')[0]}`,
         head: answer.head,
-        bytes: (written / writes).toFixed(0),
+        answerBytes: answer.total,
+        bytes: (written / answers).toFixed(0),
         syscalls: [...calls.entries()]
           .sort((a, b) => b[1] - a[1])
           .filter(([, n]) => n / answers >= 0.01)
@@ -108,9 +115,11 @@ for (const server of servers) {
   }
 }
 
-console.log('| server | route | head bytes | bytes per write | writes per answer | iovecs per write | system calls per answer |');
-console.log('|---|---|---:|---:|---:|---:|---|');
+console.log(
+  '| server | route | head bytes | answer bytes | bytes written per answer | writes per answer | iovecs per write | system calls per answer |',
+);
+console.log('|---|---|---:|---:|---:|---:|---:|---|');
 for (const row of rows)
   console.log(
-    `| ${row.server} | \`${row.route}\` | ${row.head} | ${row.bytes} | ${row.writesPerAnswer} | ${row.iovecs} | ${row.syscalls} |`,
+    `| ${row.server} | \`${row.route}\` | ${row.head} | ${row.answerBytes} | ${row.bytes} | ${row.writesPerAnswer} | ${row.iovecs} | ${row.syscalls} |`,
   );

@@ -68,6 +68,22 @@ export function Inject(_token?: unknown): InjectionBinding<'inject', unknown> {
 }
 
 /**
+ * The type-level form of `@Inject`: `counter: Inject<Counter>` injects the class `Counter`, and
+ * `config: Inject<AppConfig, typeof CONFIG>` the value registered under the token `CONFIG` (a
+ * string token is written as its literal type: `Inject<Db, 'db'>`). It is `T` itself; unlike a
+ * parameter decorator, it type-checks under any compiler, TypeScript 7 included.
+ *
+ * @example
+ * ```ts
+ * constructor(private readonly config: Inject<AppConfig, typeof CONFIG>) {}
+ * @Get('/') list(users: Inject<UserService>) { return users.all(); }
+ * ```
+ */
+// biome-ignore lint/suspicious/noRedeclare: Inject's overloads and this alias share a name, as TypeScript allows
+// biome-ignore lint/correctness/noUnusedVariables: the token is read from the annotation by @kiln/core/transformer
+export type Inject<T, Token extends InjectionToken<unknown> | (abstract new (...args: never[]) => unknown) | string | symbol = never> = T;
+
+/**
  * Chooses how the injected class is instantiated for this injection point (see `Scopes`).
  *
  * @example

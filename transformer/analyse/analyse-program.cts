@@ -1,7 +1,7 @@
 import type * as ts from 'typescript';
 import { kilnDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import type { Conversion, FileModel, MethodModel, ParameterCheck, ParameterModel, RouteModel } from './model.cjs';
-import { recogniseBinding, type RecognisedBinding } from '../find/parameter-recognition.cjs';
+import { recogniseBinding, recogniseTypeBinding, type RecognisedBinding } from '../find/parameter-recognition.cjs';
 import { recogniseKilnDecorator } from '../find/route-recognition.cjs';
 import { joinRoutePath, routeParamNames, routeShape } from './route-path.cjs';
 import { conversionOfType, type DeclaredCheck } from './type-conversion.cjs';
@@ -9,7 +9,7 @@ import { readItems, reconcileItems } from './items-argument.cjs';
 import { lineOf, type Toolkit } from '../toolkit.cjs';
 import { bodyValidationOf, findNonJson, methodTypeOf, parameterTypeQuery, typiaConfigured, typiaEntry } from './body-validation.cjs';
 import { compilerOptionDiagnostics } from './compiler-options.cjs';
-import { recogniseInjection, type RecognisedInjection } from '../find/injection-recognition.cjs';
+import { recogniseInjection, recogniseTypeInjection, type RecognisedInjection } from '../find/injection-recognition.cjs';
 import { InjectionAnalyser } from './injection.cjs';
 import type { ClassInjectionModel, DependencyModel } from './model.cjs';
 
@@ -125,16 +125,16 @@ class Analyser {
         for (const binding of bindings.flatMap((list) => (list === 'reported' ? [] : list))) {
           this.#report(
             'notARouteOrUse',
-            binding.decorator,
-            `${binding.decorator.getText(found.file)} is on '${where}', which is neither a route (@Get, @Post, ...) nor the use() method of a @Middleware() class`,
+            binding.node,
+            `${binding.node.getText(found.file)} is on '${where}', which is neither a route (@Get, @Post, ...) nor the use() method of a @Middleware() class`,
           );
         }
         const injectedHere = tsi.isConstructorDeclaration(member) ? (managed ? [] : injections.flat()) : injections.flat();
         for (const injection of injectedHere) {
           this.#report(
             'injectionMisplaced',
-            injection.decorator,
-            `${injection.decorator.getText(found.file)} is on '${where}' of ${name}: Kiln injects into constructors of controllers, class middlewares and @Injectable() services, and into route and use() parameters`,
+            injection.node,
+            `${injection.node.getText(found.file)} is on '${where}' of ${name}: Kiln injects into constructors of controllers, class middlewares and @Injectable() services, and into route and use() parameters`,
           );
         }
         continue;
@@ -186,6 +186,8 @@ class Analyser {
       this.#collectReferences(decorator, found);
       injections.push(injection);
     }
+    const typeLevel = recogniseTypeInjection(this.tk, parameter);
+    if (typeLevel !== undefined) injections.push(typeLevel);
     return injections;
   }
 
@@ -201,7 +203,7 @@ class Analyser {
     return context;
   }
 
-  /** The Kiln decorators of one parameter, each recorded to be blanked; 'reported' when one is in error. */
+  /** The Kiln decorators of one parameter, each recorded to be blanked, and its type-level source; 'reported' when one is in error. */
   #bindingsOf(parameter: ts.ParameterDeclaration, found: FileFindings): RecognisedBinding[] | 'reported' {
     const bindings: RecognisedBinding[] = [];
     let reported = false;
@@ -218,6 +220,8 @@ class Analyser {
         bindings.push(binding);
       }
     }
+    const typeLevel = recogniseTypeBinding(this.tk, parameter);
+    if (typeLevel !== undefined) bindings.push(typeLevel);
     return reported ? 'reported' : bindings;
   }
 
@@ -273,7 +277,7 @@ class Analyser {
     const inject = injections.find((injection) => injection.kind === 'inject');
     if (inject !== undefined) {
       if (bindings.length > 0) {
-        this.#report('twoBindings', inject.decorator, `parameter '${parameterName}' is both injected and bound to the request; keep one`);
+        this.#report('twoBindings', inject.node, `parameter '${parameterName}' is both injected and bound to the request; keep one`);
         return undefined;
       }
       const methodName = tsiName(parameter);
@@ -285,7 +289,10 @@ class Analyser {
       );
       if (dependency === undefined) return undefined;
       injected.push(dependency);
-      const typeText = (parameter.type?.getText(file) ?? '').replace(/\s+/g, ' ');
+      const typeText = (((inject.kind === 'inject' ? inject.typeNode : undefined) ?? parameter.type)?.getText(file) ?? '').replace(
+        /\s+/g,
+        ' ',
+      );
       return {
         index,
         parameterName,
@@ -297,7 +304,7 @@ class Analyser {
       };
     }
     if (injections.length > 0 && bindings.length === 0) {
-      this.#report('injectionMisplaced', injections[0]!.decorator, `@Scope on parameter '${parameterName}' needs @Inject() beside it`);
+      this.#report('injectionMisplaced', injections[0]!.node, `@Scope on parameter '${parameterName}' needs @Inject() beside it`);
       return undefined;
     }
     if (bindings.length === 0) {
@@ -311,7 +318,7 @@ class Analyser {
     if (bindings.length > 1) {
       this.#report(
         'twoBindings',
-        bindings[1]!.decorator,
+        bindings[1]!.node,
         `parameter '${parameterName}' has ${bindings.length} Kiln binding decorators; keep one`,
       );
       return undefined;
@@ -320,15 +327,19 @@ class Analyser {
     if (binding.name === undefined) {
       this.#report(
         'nameNotLiteral',
-        binding.nameArgument ?? binding.decorator,
-        `the name of ${binding.decorator.expression.getText(file).split('(')[0]} must be a string literal known at build time`,
+        binding.nameArgument ?? binding.node,
+        binding.decorator === undefined
+          ? `the name of ${binding.label}<T, Name> must be a string literal known at build time: give it as the second type argument`
+          : `the name of ${binding.label.slice(1)} must be a string literal known at build time`,
       );
       return undefined;
     }
     const { source } = binding;
     const key = source === 'header' ? binding.name.toLowerCase() : binding.name;
     const type = this.tk.checker.getTypeAtLocation(parameter);
-    const typeText = (parameter.type?.getText(file) ?? this.tk.checker.typeToString(type)).replace(/\s+/g, ' ');
+    // The type-level form's value type (`number` of `Param<number>`) is what the parameter declares.
+    const typeNode = binding.decorator === undefined ? (binding.typeNode ?? parameter.type) : parameter.type;
+    const typeText = (typeNode?.getText() ?? this.tk.checker.typeToString(type)).replace(/\s+/g, ' ');
     const optional = parameter.questionToken !== undefined || parameter.initializer !== undefined || parameter.dotDotDotToken !== undefined;
 
     if (source === 'param') {
@@ -336,8 +347,8 @@ class Analyser {
         if (route.path !== undefined && !routeParamNames(route.path).includes(key)) {
           this.#report(
             'paramNotInPath',
-            binding.nameArgument ?? binding.decorator,
-            `@Param('${key}') but the route ${route.method} ${route.path} declares no ':${key}'`,
+            binding.nameArgument ?? binding.node,
+            `${binding.decorator === undefined ? `${parameterName}: ${binding.node.getText(file)}` : `@Param('${key}')`} but the route ${route.method} ${route.path} declares no ':${key}'`,
           );
         }
       }
@@ -355,7 +366,7 @@ class Analyser {
           this.#report(
             'requestPropertyTypeMismatch',
             parameter.type ?? parameter.name,
-            `${binding.decorator.getText(file)} ${parameterName}: ${typeText} does not accept ${what}: declare ${parameterName}: ${injected}` +
+            `${binding.node.getText(file)} ${parameterName}: ${typeText} does not accept ${what}: declare ${parameterName}: ${injected}` +
               (key === '' ? '' : ' (or a type that accepts it)'),
           );
           return undefined;
@@ -363,7 +374,7 @@ class Analyser {
         return model;
       }
       // A string, number, boolean, literal union or enum needs no schema: Kiln checks it itself.
-      const scalar = conversionOfType(this.tk, type, parameter.type);
+      const scalar = conversionOfType(this.tk, type, typeNode);
       if (scalar.ok && scalar.check === undefined && ['text', 'number', 'boolean', 'enum'].includes(scalar.conversion.kind)) {
         return { ...model, bodyScalar: scalar.conversion as ParameterModel['bodyScalar'] };
       }
@@ -375,7 +386,7 @@ class Analyser {
       return answer.validation === undefined ? model : { ...model, validation: answer.validation };
     }
 
-    const declared = conversionOfType(this.tk, type, parameter.type);
+    const declared = conversionOfType(this.tk, type, typeNode);
     if (!declared.ok) {
       this.#report(
         'unsupportedType',
@@ -402,7 +413,9 @@ class Analyser {
       parameter,
       type,
       declared.check,
-      `@${binding.decorator.expression.getText(file).split('(')[0]}('${binding.name}') ${parameterName}: ${typeText}`,
+      binding.decorator === undefined
+        ? `${parameterName}: ${binding.node.getText(file)}`
+        : `${binding.label}('${binding.name}') ${parameterName}: ${typeText}`,
     );
     return check === undefined ? undefined : { ...model, check };
   }

@@ -104,7 +104,7 @@ export class InjectionAnalyser {
     }
 
     // No token: the declared type must be a class, named where the generated code can name it too.
-    const typeNode = parameter.type;
+    const typeNode = (inject?.kind === 'inject' ? inject.typeNode : undefined) ?? parameter.type;
     const reference =
       typeNode !== undefined && tsi.isTypeReferenceNode(typeNode) && typeNode.typeArguments === undefined ? typeNode.typeName : undefined;
     const target = reference === undefined ? undefined : classDeclarationOf(this.tk, checker.getSymbolAtLocation(reference));

@@ -2,7 +2,7 @@
 // links to this checkout, as `npm install @kiln/core` gives), and the tools that build it:
 // tspc, esbuild with @kiln/core/esbuild, vitest with @kiln/core/vite, node --import @kiln/core/register.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,8 @@ const installed = ['typia', 'vite', 'vitest', '@types/node'];
 export function fixtureProject(name: string, options: { readonly typescript?: 6 | 7 } = {}): FixtureProject {
   const dir = mkdtempSync(join(tmpdir(), `kiln-${name}-`));
   cpSync(join(fixtures, name), dir, { recursive: true });
+  // A fixture written in another form of the same app (app-type-level) runs app's one check suite.
+  if (!existsSync(join(dir, 'checks.mjs'))) cpSync(join(fixtures, 'app', 'checks.mjs'), join(dir, 'checks.mjs'));
   mkdirSync(join(dir, 'node_modules', '@kiln'), { recursive: true });
   mkdirSync(join(dir, 'node_modules', '@types'), { recursive: true });
   symlinkSync(root, join(dir, 'node_modules', '@kiln', 'core'), 'dir');
