@@ -1,6 +1,7 @@
 // Kiln's analysis over two checkers (transformer/checker/): TypeScript 6's program and TypeScript
 // 7's native checker through `typescript/unstable/sync`, on the same TypeScript 6 syntax trees.
-// Run over the build-tools fixtures in a TypeScript 7 project, both give the same file models
+// Run over the build-tools fixtures (the app in each parameter form, the broken app) in a
+// TypeScript 7 project, both give the same file models
 // (binders, DI plans), the same KILN diagnostics at the same file:line, the same typed-response
 // decisions and the same OpenAPI document.
 import { test } from 'uvu';
@@ -72,20 +73,22 @@ function bothCheckers(name: string): { six: Analysis; seven: Analysis; project: 
   }
 }
 
-test('the app fixture: the same models (binders, DI plans), typed-response decisions and OpenAPI document from TypeScript 6 and 7', () => {
-  const { six, seven, project } = bothCheckers('app');
-  try {
-    assert.ok((six.models as unknown[]).length >= 2, 'the fixture has Kiln files');
-    assert.equal(seven.models, six.models);
-    assert.equal(seven.diagnostics, six.diagnostics);
-    assert.equal(seven.diagnostics, []);
-    assert.equal(seven.responses, six.responses);
-    assert.equal(seven.responseDiagnostics, six.responseDiagnostics);
-    assert.equal(seven.openapi, six.openapi);
-  } finally {
-    project.remove();
-  }
-});
+for (const fixture of ['app', 'app-type-level']) {
+  test(`the ${fixture} fixture: the same models (binders, DI plans), typed-response decisions and OpenAPI document from TypeScript 6 and 7`, () => {
+    const { six, seven, project } = bothCheckers(fixture);
+    try {
+      assert.ok((six.models as unknown[]).length >= 2, 'the fixture has Kiln files');
+      assert.equal(seven.models, six.models);
+      assert.equal(seven.diagnostics, six.diagnostics);
+      assert.equal(seven.diagnostics, []);
+      assert.equal(seven.responses, six.responses);
+      assert.equal(seven.responseDiagnostics, six.responseDiagnostics);
+      assert.equal(seven.openapi, six.openapi);
+    } finally {
+      project.remove();
+    }
+  });
+}
 
 test('the broken fixture: the same KILN diagnostics at the same file:line from TypeScript 6 and 7', () => {
   const { six, seven, project } = bothCheckers('broken-app');
