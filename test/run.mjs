@@ -16,14 +16,19 @@ const nodeOption = process.argv.slice(2).find((arg) => arg.startsWith('--node=')
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--node='));
 // What depends on the Node version, and where a full run runs it again: the HTTP stack
 // (hardening: parser, limits, timeouts, close; runtime: requests, responses, web streams) on 22,
-// 24 and 26. The build tools (esbuild, vite, vitest, the register hook) and the consumer's install
-// and build would take a full run past its budget: they run on request (--node=26 build-tools consumer).
+// 24 and 26; the example's esbuild bundle on 26. The first matching entry wins. The other
+// build-tools suites (vite, vitest, watch, the register hook) and the consumer's install, build
+// and bundle (5 to 10 minutes on a loaded machine: twice that in parallel) would take a full run
+// past its budget: they run on request (--node=22,24,26 build-tools consumer).
 const versionSensitive = {
   'test/hardening/': ['22', '24', '26'],
   'test/runtime/': ['22', '24', '26'],
+  'test/build-tools/example-bundle': ['26'],
   'test/build-tools/': [],
   'test/consumer/': [],
 };
+// The longest suites start first, so that the two workers end together rather than one waiting on them.
+const slowFirst = ['test/consumer/', 'test/build-tools/', 'test/transformer/consumer-setup'];
 const otherNodes = (nodeOption?.slice('--node='.length) ?? (only.length === 0 ? '22,24,26' : ''))
   .split(',')
   .filter((version) => version !== '');
@@ -101,8 +106,12 @@ for (const version of otherNodes) {
   }
 }
 
+const slowness = (run) => {
+  const index = slowFirst.findIndex((part) => relative(buildRoot, run.file).startsWith(part));
+  return index === -1 ? slowFirst.length : index;
+};
 const results = [];
-const queue = [...runs];
+const queue = [...runs].sort((a, b) => slowness(a) - slowness(b));
 const workers = Array.from({ length: 2 }, async () => {
   while (queue.length > 0) {
     const result = await runSuite(queue.shift());

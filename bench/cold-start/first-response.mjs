@@ -20,9 +20,10 @@ async function peakRssMb(pid) {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) / 1024;
 }
 
-export async function firstResponse(script, port, path, timeoutMs = 30_000) {
+/** `node`: the Node binary that runs `script` (this one by default). */
+export async function firstResponse(script, port, path, timeoutMs = 30_000, node = process.execPath) {
   const started = process.hrtime.bigint();
-  const child = spawn('taskset', ['-c', String(serverCore), process.execPath, script, String(port)], {
+  const child = spawn('taskset', ['-c', String(serverCore), node, script, String(port)], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, NODE_ENV: 'production' },
   });

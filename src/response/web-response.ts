@@ -94,15 +94,30 @@ const noHeaders = Object.freeze({});
 const jsonHeaders = Object.freeze({ 'content-type': jsonContentType });
 
 function headersFor(req: RequestCore, contentType: string | undefined): ResponseInit['headers'] {
-  if (platformSendsResponses && req[kResponseHeaders] === undefined) {
-    if (contentType === undefined) return noHeaders;
-    if (contentType === jsonContentType) return jsonHeaders;
+  if (platformSendsResponses) {
+    const recorded = req[kResponseHeaders];
+    if (recorded === undefined) {
+      if (contentType === undefined) return noHeaders;
+      if (contentType === jsonContentType) return jsonHeaders;
+    } else if (!recorded.includes('set-cookie')) return plainHeaders(recorded, contentType);
   }
   const headers = new Headers();
   if (contentType !== undefined) headers.set('content-type', contentType);
   const recorded = req[kResponseHeaders];
   if (recorded !== undefined) copyRecorded(recorded, headers, 0);
   return headers;
+}
+
+/**
+ * The recorded headers and the content type as a plain object: what copyRecorded makes of them in
+ * a new Headers, as each name is recorded once (setResponseHeader replaces a value) and only
+ * Set-Cookie, left out here, repeats.
+ */
+function plainHeaders(recorded: string[], contentType: string | undefined): Record<string, string> {
+  const init: Record<string, string> = {};
+  if (contentType !== undefined) init['content-type'] = contentType;
+  for (let i = 0; i < recorded.length; i += 2) init[recorded[i]!] = recorded[i + 1]!;
+  return init;
 }
 
 /** A handler's or middleware's result as a web Response (for `next()` and `app.fetch`). */

@@ -70,8 +70,14 @@ class TypeLevelController {
   }
 
   @Get('/users/:user_id')
-  user(userId: Param<string, 'user_id'>, at?: Query<Date>, on?: Query<boolean>, filter?: Query<{ min: number }>) {
-    return { userId: `${this.prefix}${userId}`, at, on, filter };
+  user(
+    userId: Param<string, 'user_id'>,
+    at?: Query<Date>,
+    on?: Query<boolean>,
+    filter?: Query<{ min: number }>,
+    limit?: Query<number & tags.Maximum<100>>,
+  ) {
+    return { userId: `${this.prefix}${userId}`, at, on, filter, limit };
   }
 
   @Post('/notes')
@@ -102,6 +108,12 @@ class DecoratedController {
     @Query('sizes') sizes: number[] = [],
   ) {
     return { id, next: id + 1, tags, tenant, order, sizes };
+  }
+
+  /** Both forms in one handler. */
+  @Get('/mixed/:id')
+  mixed(@Param('id') id: number, tags: Query<string[]>, @Header('x-tenant') tenant?: string, page?: Query<number>) {
+    return { id, tags, tenant, page };
   }
 }
 
@@ -135,6 +147,7 @@ test('strict: failures answer 400 with the spec messages, naming the parameter (
       ['/typed/items/1?sizes=1&sizes=z', "Parameter 'sizes[1]' expected number, got 'z'"],
       ['/typed/users/7?at=soon', "Parameter 'at' expected valid date, got 'soon'"],
       ['/typed/users/7?filter={nope', "Parameter 'filter' expected valid JSON, got '{nope'"],
+      ['/typed/users/7?limit=500', "Parameter 'limit' expected number & Maximum<100>, got '500'"],
     ];
     for (const [path, message] of cases) {
       const reply = await send(path);
@@ -150,8 +163,9 @@ test('lenient: failures give the spec failure values to the handler', async () =
     assert.is(reply.status, 200, reply.text);
     // NaN and null are written as null by JSON.
     assert.equal(reply.json(), { id: null, next: null, tags: [], order: null, sizes: [null] });
-    const user = await send('/typed/users/7?on=1&at=2024-01-02&filter={"min":3}');
-    assert.equal(user.json(), { userId: 'user-7', at: '2024-01-02T00:00:00.000Z', on: true, filter: { min: 3 } });
+    const user = await send('/typed/users/7?on=1&at=2024-01-02&filter={"min":3}&limit=500');
+    // typia tags are checked in strict mode only, as for the decorator form.
+    assert.equal(user.json(), { userId: 'user-7', at: '2024-01-02T00:00:00.000Z', on: true, filter: { min: 3 }, limit: 500 });
   });
 });
 
@@ -167,6 +181,15 @@ test('Body<T> is the whole body, validated by typia in strict mode; Body<T, fiel
     const missing = await send('/typed/titles', json({}));
     assert.is(missing.status, 400);
     assert.is(missing.json().message, "Parameter 'title' is required");
+  });
+});
+
+test('both forms mix in one handler', async () => {
+  await overBothTransports(config(true), async (send) => {
+    const reply = await send('/decorated/mixed/3?tags=x&page=2', { headers: { 'x-tenant': 'acme' } });
+    assert.equal([reply.status, reply.json()], [200, { id: 3, tags: ['x'], tenant: 'acme', page: 2 }]);
+    const bad = await send('/decorated/mixed/3?page=two');
+    assert.equal([bad.status, bad.json().message], [400, "Parameter 'page' expected number, got 'two'"]);
   });
 });
 
