@@ -148,6 +148,8 @@ for (const part of parts) {
     await timed('build', () => runBuildOverhead({ runs: quick ? 2 : 5, transformer }));
     const { runOpenApiOverhead } = await import('./build-overhead/openapi-overhead.bench.mjs');
     await timed('build-openapi', () => runOpenApiOverhead({ runs: quick ? 2 : 5 }));
+    const { runTypeScript7Overhead } = await import('./build-overhead/typescript-7.bench.mjs');
+    await timed('build-typescript-7', () => runTypeScript7Overhead({ runs: quick ? 2 : 5 }));
   }
 }
 

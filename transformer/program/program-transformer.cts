@@ -7,6 +7,7 @@ import { kilnCodeOf } from '../diagnostics/kiln-diagnostic.cjs';
 import { hookDiagnostics, hookEmit, type HookOptions } from './program-hooks.cjs';
 import { rewriteSource } from '../emit/source-rewriter.cjs';
 import type { Toolkit } from '../toolkit.cjs';
+import type { KilnChecker } from '../checker/kiln-checker.cjs';
 import { generateOpenApi } from '../openapi/openapi-generation.cjs';
 import type { OpenApiOptions } from '../openapi/openapi-types.cjs';
 import { analyseResponses, type TypedResponsesOption } from '../analyse/return-type.cjs';
@@ -67,8 +68,10 @@ export function compileProgram(
   config: KilnTransformerConfig,
   /** Only these files (a rebuild after an edit); default: every file of the program. */
   only?: ReadonlySet<string>,
+  /** The checker the analysis asks (transformer/checker/); default: the program's own (TypeScript 6). */
+  checker: KilnChecker = program.getTypeChecker(),
 ): CompiledProgram {
-  const tk: Toolkit = { ts: tsi, program, checker: program.getTypeChecker() };
+  const tk: Toolkit = { ts: tsi, program, checker };
   const model = analyseProgram(tk, only);
   const responses = analyseResponses(tk, config.typedResponses, only);
   const options = program.getCompilerOptions();
