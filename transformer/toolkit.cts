@@ -1,9 +1,15 @@
 import type * as ts from 'typescript';
+import type { KilnChecker } from './checker/kiln-checker.cjs';
 
-/** What every stage needs: the TypeScript instance that loaded the plugin, the program and its checker. */
+/** What every stage needs: the TypeScript instance that loaded the plugin, the program and the checker the analysis asks (kiln-checker.cts). */
 export interface Toolkit {
   readonly ts: typeof ts;
   readonly program: ts.Program;
+  readonly checker: KilnChecker;
+}
+
+/** A toolkit over TypeScript 6's own checker: typia's metadata (OpenAPI schemas) needs the whole of it. */
+export interface ProgramToolkit extends Toolkit {
   readonly checker: ts.TypeChecker;
 }
 

@@ -6,7 +6,8 @@
 // from an empty folder with the docs page on, the esbuild watch-and-restart script. And what the
 // page promises on the way: the editor plugin loads in the project's own tsserver,
 // @kiln/rate-limit's types resolve against the installed @kiln/core with skipLibCheck off, and
-// stack traces from the installed packages point at .ts lines that exist.
+// stack traces from the installed packages point at .ts lines that exist. (The page's TypeScript 7
+// variant: typescript-7-consumer.test.ts.)
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';

@@ -109,6 +109,12 @@ class DecoratedController {
   ) {
     return { id, next: id + 1, tags, tenant, order, sizes };
   }
+
+  /** Both forms in one handler. */
+  @Get('/mixed/:id')
+  mixed(@Param('id') id: number, tags: Query<string[]>, @Header('x-tenant') tenant?: string, page?: Query<number>) {
+    return { id, tags, tenant, page };
+  }
 }
 
 const config = (strictValidation: boolean) => ({
@@ -175,6 +181,15 @@ test('Body<T> is the whole body, validated by typia in strict mode; Body<T, fiel
     const missing = await send('/typed/titles', json({}));
     assert.is(missing.status, 400);
     assert.is(missing.json().message, "Parameter 'title' is required");
+  });
+});
+
+test('both forms mix in one handler', async () => {
+  await overBothTransports(config(true), async (send) => {
+    const reply = await send('/decorated/mixed/3?tags=x&page=2', { headers: { 'x-tenant': 'acme' } });
+    assert.equal([reply.status, reply.json()], [200, { id: 3, tags: ['x'], tenant: 'acme', page: 2 }]);
+    const bad = await send('/decorated/mixed/3?page=two');
+    assert.equal([bad.status, bad.json().message], [400, "Parameter 'page' expected number, got 'two'"]);
   });
 });
 

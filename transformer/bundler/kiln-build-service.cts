@@ -7,11 +7,19 @@ import { relocateValidatorDiagnostics } from '../program/validator-diagnostics.c
 import { typiaConfigured } from '../analyse/body-validation.cjs';
 import { ProjectFiles } from './project-files.cjs';
 import { dependenciesOf } from './type-dependencies.cjs';
+import { projectCompilerOf, requireWithTypeScript, type ProjectCompiler } from './compiler-api.cjs';
+import { TypeScript7Session } from '../checker/typescript-7-session.cjs';
 
 /** Options of the bundler plugins and `@kiln/core/register`: the tsconfig plugin entry's, plus where the tsconfig is. */
 export interface KilnBuildOptions extends KilnTransformerConfig {
   /** The project's tsconfig.json. Default: `tsconfig.json` in the current directory. */
   readonly tsconfig?: string;
+  /**
+   * The type checker Kiln's analysis asks (docs/guide/typescript-7.md): `'typescript-7'`, the
+   * project's TypeScript 7 through `typescript/unstable/sync`; `'typescript-6'`, the TypeScript 6
+   * program the build emits from. Default: the one matching the project's `typescript`.
+   */
+  readonly checker?: 'typescript-6' | 'typescript-7';
 }
 
 /** A KILN (or typia) error, with the place it is about. */
@@ -90,6 +98,8 @@ export class KilnBuildService {
   readonly #compilerHost: ts.CompilerHost;
   readonly #configErrors: readonly BuildMessage[];
   readonly #typia: TypiaTransform | undefined;
+  /** TypeScript 7's checker, when the analysis asks it (a TypeScript 7 project). */
+  readonly #typeScript7: TypeScript7Session | undefined;
   /** The whole project compiled once, by the first build: one checker for every file. */
   #whole: CompiledState | undefined;
   /** After an edit, each file transformed again is compiled on its own, on the edited project. */
@@ -100,9 +110,10 @@ export class KilnBuildService {
   constructor(options: KilnBuildOptions = {}) {
     const tsconfig = resolve(options.tsconfig ?? 'tsconfig.json');
     this.#projectDir = dirname(tsconfig);
-    // The project's own TypeScript (typia's transformer uses it too); Kiln's peer dependency otherwise.
+    // The project's own TypeScript (typia's transformer uses it too); for a TypeScript 7 project, the TypeScript 6 beside it.
     const projectRequire = createRequire(tsconfig);
-    this.#ts = loadFrom<typeof ts>(projectRequire, 'typescript') ?? (require('typescript') as typeof ts);
+    const compiler = projectCompilerOf(projectRequire);
+    this.#ts = compiler.ts;
     const tsi = this.#ts;
 
     const parsed = tsi.getParsedCommandLineOfConfigFile(
@@ -120,12 +131,12 @@ export class KilnBuildService {
       (entry) => typeof entry.transform === 'string' && kilnTransform.test(entry.transform),
     );
     // The tsconfig plugin entry's options (disable, bindingModule, typedResponses, ...), then the plugin's own.
-    const { tsconfig: _tsconfig, ...pluginOptions } = options;
+    const { tsconfig: _tsconfig, checker: checkerOption, ...pluginOptions } = options;
     const { transform: _transform, transformProgram: _transformProgram, ...entryOptions } = kilnEntry ?? {};
     this.#config = { ...(entryOptions as KilnTransformerConfig), ...pluginOptions };
     this.#options = emitOptions(tsi, parsed.options);
     this.#rootNames = new Set(parsed.fileNames);
-    this.#typia = typiaConfigured(parsed.options) ? typiaTransformOf(projectRequire) : undefined;
+    this.#typia = typiaConfigured(parsed.options) ? typiaTransformOf(projectRequire, compiler) : undefined;
 
     const files = this.#files;
     const host: ts.LanguageServiceHost = {
@@ -150,6 +161,8 @@ export class KilnBuildService {
     };
     this.#service = tsi.createLanguageService(host, tsi.createDocumentRegistry(tsi.sys.useCaseSensitiveFileNames, this.#projectDir));
     this.#compilerHost = tsi.createCompilerHost(this.#options);
+    const checker = checkerOption ?? (compiler.projectMajor >= 7 ? 'typescript-7' : 'typescript-6');
+    this.#typeScript7 = checker === 'typescript-7' ? new TypeScript7Session(projectRequire, tsconfig, (f) => files.text(f)) : undefined;
   }
 
   /**
@@ -237,7 +250,7 @@ export class KilnBuildService {
     const source = this.#service.getProgram()!;
     const compile = (only?: ReadonlySet<string>): CompiledState => ({
       source,
-      compiled: compileProgram(this.#ts, source, this.#compilerHost, this.#config, only),
+      compiled: compileProgram(this.#ts, source, this.#compilerHost, this.#config, only, this.#typeScript7?.checkerFor(this.#ts, source)),
       typiaDiagnostics: [],
     });
     this.#whole ??= compile();
@@ -295,17 +308,14 @@ function pluginEntries(options: ts.CompilerOptions): Record<string, unknown>[] {
   return Array.isArray(plugins) ? plugins.filter((p): p is Record<string, unknown> => typeof p === 'object' && p !== null) : [];
 }
 
-function loadFrom<T>(projectRequire: NodeRequire, name: string): T | undefined {
-  try {
-    return projectRequire(name) as T;
-  } catch {
-    return undefined;
-  }
-}
-
 /** typia's transformer, from the project (typia is the app's dependency). */
-function typiaTransformOf(projectRequire: NodeRequire): TypiaTransform {
-  const loaded = loadFrom<{ default?: TypiaTransform; transform?: TypiaTransform }>(projectRequire, 'typia/lib/transform');
+function typiaTransformOf(projectRequire: NodeRequire, compiler: ProjectCompiler): TypiaTransform {
+  let loaded: { default?: TypiaTransform; transform?: TypiaTransform } | undefined;
+  try {
+    loaded = requireWithTypeScript(projectRequire, 'typia/lib/transform', compiler);
+  } catch {
+    loaded = undefined;
+  }
   const transform = loaded?.transform ?? loaded?.default;
   if (transform === undefined)
     throw new Error(

@@ -4,7 +4,7 @@
 import type * as ts from 'typescript';
 import type { ProgramModel } from '../analyse/analyse-program.cjs';
 import { kilnDiagnostic, kilnGlobalDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
-import type { Toolkit } from '../toolkit.cjs';
+import type { ProgramToolkit, Toolkit } from '../toolkit.cjs';
 import { readDocComment } from './route-doc-comment.cjs';
 import { findOperationSources, type OperationSource } from './operation-sources.cjs';
 import type { JsonSchema, OpenApiInfo, OperationObject, ParameterObject, ResponseObject } from './openapi-types.cjs';
@@ -49,7 +49,7 @@ export interface DocumentAnswer {
 
 /** Writes the document of every route of the program. */
 export function buildOpenApiDocument(
-  tk: Toolkit,
+  tk: ProgramToolkit,
   program: ProgramModel,
   typia: NonNullable<ReturnType<typeof loadTypiaCore>>,
   head: { readonly info: OpenApiInfo; readonly servers?: readonly unknown[] },

@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import type * as ts from 'typescript';
 import type { ProgramModel } from '../analyse/analyse-program.cjs';
 import { kilnGlobalDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
-import type { Toolkit } from '../toolkit.cjs';
+import type { ProgramToolkit } from '../toolkit.cjs';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi-document.cjs';
 import type { OpenApiInfo, OpenApiOptions } from './openapi-types.cjs';
 import { loadTypiaCore } from './type-schemas.cjs';
@@ -19,7 +19,7 @@ export interface OpenApiGeneration {
   readonly diagnostics: readonly ts.Diagnostic[];
 }
 
-function problem(tk: Toolkit, message: string): OpenApiGeneration {
+function problem(tk: ProgramToolkit, message: string): OpenApiGeneration {
   return { document: undefined, outputFile: undefined, diagnostics: [kilnGlobalDiagnostic(tk.ts, 'openApiOptionInvalid', message)] };
 }
 
@@ -41,7 +41,7 @@ function infoOf(options: OpenApiOptions, projectDir: string): OpenApiInfo {
  * Generates the OpenAPI 3.1 document of the program and writes it to `options.output` (relative to
  * `projectDir`, the tsconfig's folder). The file is rewritten only when its content changes.
  */
-export function generateOpenApi(tk: Toolkit, model: ProgramModel, options: unknown, projectDir: string): OpenApiGeneration {
+export function generateOpenApi(tk: ProgramToolkit, model: ProgramModel, options: unknown, projectDir: string): OpenApiGeneration {
   const given = options as Partial<OpenApiOptions> | null;
   if (typeof given !== 'object' || given === null || typeof given.output !== 'string' || given.output === '') {
     return problem(

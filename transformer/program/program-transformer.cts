@@ -8,6 +8,7 @@ import { kilnCodeOf } from '../diagnostics/kiln-diagnostic.cjs';
 import { hookDiagnostics, hookEmit, type HookOptions } from './program-hooks.cjs';
 import { rewriteSource } from '../emit/source-rewriter.cjs';
 import type { Toolkit } from '../toolkit.cjs';
+import type { KilnChecker } from '../checker/kiln-checker.cjs';
 import { generateOpenApi } from '../openapi/openapi-generation.cjs';
 import type { OpenApiOptions } from '../openapi/openapi-types.cjs';
 import { analyseResponses, type TypedResponsesOption } from '../analyse/return-type.cjs';
@@ -68,10 +69,12 @@ export function compileProgram(
   config: KilnTransformerConfig,
   /** Only these files (a rebuild after an edit); default: every file of the program. */
   only?: ReadonlySet<string>,
+  /** The checker the analysis asks (transformer/checker/); default: the program's own (TypeScript 6). */
+  checker: KilnChecker = program.getTypeChecker(),
   /** How binders are written; unchecked binders need the emit phase's `after` transformer too (see {@link hookEmit}). */
   binderOptions: BinderOptions = {},
 ): CompiledProgram {
-  const tk: Toolkit = { ts: tsi, program, checker: program.getTypeChecker() };
+  const tk: Toolkit = { ts: tsi, program, checker };
   const model = analyseProgram(tk, only);
   const responses = analyseResponses(tk, config.typedResponses, only);
   const options = program.getCompilerOptions();
@@ -184,7 +187,7 @@ export function transformProgram(
   // functions, which need an ES2017 target to be printed as written.
   const target = program.getCompilerOptions().target;
   const uncheckedBinders = target !== undefined && target >= tsi.ScriptTarget.ES2017;
-  const compiled = compileProgram(tsi, program, host, config, undefined, { uncheckedBinders });
+  const compiled = compileProgram(tsi, program, host, config, undefined, undefined, { uncheckedBinders });
   printWarnings(tsi, program, compiled.kilnWarnings);
   const hooks: HookOptions = {
     ts: tsi,

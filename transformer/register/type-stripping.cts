@@ -1,4 +1,5 @@
 import type * as ts from 'typescript';
+import { typeScript6Alias } from '../bundler/compiler-api.cjs';
 
 interface Esbuild {
   transformSync(code: string, options: Record<string, unknown>): { code: string };
@@ -13,7 +14,11 @@ export function stripTypes(projectRequire: NodeRequire, fileName: string, code: 
   if (esbuild !== undefined) {
     return esbuild.transformSync(code, { loader: 'ts', format: 'esm', target: 'node20', sourcemap: 'inline', sourcefile: fileName }).code;
   }
-  const tsi = tryRequire<typeof ts>(projectRequire, 'typescript') ?? (require('typescript') as typeof ts);
+  // TypeScript 7's package has no transpileModule: the TypeScript 6 beside it, or Kiln's own, does it.
+  const tsi =
+    [tryRequire<typeof ts>(projectRequire, 'typescript'), tryRequire<typeof ts>(projectRequire, typeScript6Alias)].find(
+      (candidate) => typeof candidate?.transpileModule === 'function',
+    ) ?? (require('typescript') as typeof ts);
   return tsi.transpileModule(code, {
     fileName,
     compilerOptions: { module: tsi.ModuleKind.ESNext, target: tsi.ScriptTarget.ES2022, inlineSourceMap: true, inlineSources: true },

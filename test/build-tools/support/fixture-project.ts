@@ -18,7 +18,12 @@ export interface FixtureProject {
 /** The packages a consumer of the fixture has installed: links into this checkout's node_modules. */
 const installed = ['typia', 'vite', 'vitest', '@types/node'];
 
-export function fixtureProject(name: string): FixtureProject {
+/**
+ * A copy of a fixture app in a consumer project. With `typescript: 7`, the project's own
+ * `typescript` is TypeScript 7 (this checkout's `typescript-7` alias) and TypeScript 6 sits beside
+ * it under the `typescript-6` alias, as docs/guide/typescript-7.md installs them.
+ */
+export function fixtureProject(name: string, options: { readonly typescript?: 6 | 7 } = {}): FixtureProject {
   const dir = mkdtempSync(join(tmpdir(), `kiln-${name}-`));
   cpSync(join(fixtures, name), dir, { recursive: true });
   // A fixture written in another form of the same app (app-type-level) runs app's one check suite.
@@ -27,6 +32,10 @@ export function fixtureProject(name: string): FixtureProject {
   mkdirSync(join(dir, 'node_modules', '@types'), { recursive: true });
   symlinkSync(root, join(dir, 'node_modules', '@kiln', 'core'), 'dir');
   for (const pkg of installed) symlinkSync(join(root, 'node_modules', pkg), join(dir, 'node_modules', pkg), 'dir');
+  if (options.typescript === 7) {
+    symlinkSync(join(root, 'node_modules', 'typescript-7'), join(dir, 'node_modules', 'typescript'), 'dir');
+    symlinkSync(join(root, 'node_modules', 'typescript'), join(dir, 'node_modules', 'typescript-6'), 'dir');
+  }
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `fixture-${name}`, private: true, type: 'module' }));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
