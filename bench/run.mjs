@@ -172,6 +172,7 @@ const results = {
   injectionStart: await readRaw('injection-start'),
   build: await readRaw('build'),
   buildOpenApi: await readRaw('build-openapi'),
+  rateLimitRedis: await readRaw('rate-limit-redis'),
 };
 const { resultsMarkdown } = await import('./report/results-markdown.mjs');
 const { chartPanels } = await import('./report/chart-panels.mjs');
@@ -188,7 +189,25 @@ const at = existing.indexOf(`\n${runtimesHeading}`);
 const next = at === -1 ? -1 : existing.indexOf('\n## ', at + 1);
 const kept = (at === -1 ? existing : existing.slice(0, at)) + (next === -1 ? '' : existing.slice(next));
 const nodeReport = nodeParts.some((part) => results[part] !== undefined) || existing === '' ? resultsMarkdown(results) : kept;
-await writeFile(latestPath, nodeReport.trimEnd() + '\n' + (runtimes ? `\n${runtimesMarkdown(runtimes)}` : ''));
+// Scenario (f) has a section of its own too, replaced only when its raw result is here.
+const rateLimitRedis = await readRaw('rate-limit-redis');
+const { rateLimitRedisMarkdown, rateLimitRedisHeading } = await import('./report/rate-limit-redis-markdown.mjs');
+const section = (text, heading) => {
+  const start = text.indexOf(`\n${heading}`);
+  if (start === -1) return { without: text, section: '' };
+  const end = text.indexOf('\n## ', start + 1);
+  return {
+    without: text.slice(0, start) + (end === -1 ? '' : text.slice(end)),
+    section: text.slice(start + 1, end === -1 ? undefined : end),
+  };
+};
+const previousF = section(existing, rateLimitRedisHeading).section.trimEnd();
+const fSection = rateLimitRedis ? rateLimitRedisMarkdown(rateLimitRedis) : previousF;
+const report = section(nodeReport, rateLimitRedisHeading).without.trimEnd();
+// without raw runtime results here, the section of the last runtimes run stays as it is
+const previousRuntimes = section(existing, runtimesHeading).section.trimEnd();
+const runtimesSection = runtimes ? runtimesMarkdown(runtimes) : previousRuntimes;
+await writeFile(latestPath, report + '\n' + (fSection ? `\n${fSection}\n` : '') + (runtimesSection ? `\n${runtimesSection}\n` : ''));
 if (results.http)
   await writeFile(
     `${benchDir}/results/latest.svg`,

@@ -15,6 +15,8 @@ import { RedisStore } from '@kiln/rate-limit';
 import { load, loadGeneratorName } from '../http/load-generator.mjs';
 import { scenarios } from '../http/scenarios.mjs';
 import { loadCore, startServer } from '../http/server-process.mjs';
+import { cpuSeconds } from '../http/process-cpu.mjs';
+import { rateLimitRedisMarkdown } from '../report/rate-limit-redis-markdown.mjs';
 
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const route = scenarios.find((s) => s.id === 'b');
@@ -102,18 +104,26 @@ export async function runRateLimitRedis({ rounds = 3, seconds = 5, warmupSeconds
           await checkServer(server, port);
           await load(port, route, warmupSeconds);
           await redis.client.config('RESETSTAT');
+          const cpuBefore = cpuSeconds(started.pid);
           const result = await load(port, route, seconds);
+          const cpuUsPerRequest = ((cpuSeconds(started.pid) - cpuBefore) * 1e6) / result.requests;
           const calls = commandStats(await redis.client.info('commandstats'));
           delete calls.info; // our own INFO
           const total = Object.values(calls).reduce((a, b) => a + b, 0);
           const scripts = Object.entries(calls)
             .filter(([name]) => scriptCommands.has(name))
             .reduce((a, [, n]) => a + n, 0);
-          const run = { ...result, commandsPerRequest: total / result.requests, scriptCallsPerRequest: scripts / result.requests, calls };
+          const run = {
+            ...result,
+            cpuUsPerRequest,
+            commandsPerRequest: total / result.requests,
+            scriptCallsPerRequest: scripts / result.requests,
+            calls,
+          };
           run.round = round;
           runs[server.id].push(run);
           console.log(
-            `  round ${round + 1} ${server.name}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms} ms, ${run.scriptCallsPerRequest.toFixed(2)} script calls and ${run.commandsPerRequest.toFixed(2)} Redis commands per request, ${result.errors} errors`,
+            `  round ${round + 1} ${server.name}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms} ms, ${cpuUsPerRequest.toFixed(1)} µs CPU/req, ${run.scriptCallsPerRequest.toFixed(2)} script calls and ${run.commandsPerRequest.toFixed(2)} Redis commands per request, ${result.errors} errors`,
           );
         } finally {
           await started.stop();
@@ -133,6 +143,7 @@ export async function runRateLimitRedis({ rounds = 3, seconds = 5, warmupSeconds
       name: server.name,
       rps: median(list.map((r) => r.rps)),
       p99Ms: median(list.map((r) => r.p99Ms)),
+      cpuUsPerRequest: median(list.map((r) => r.cpuUsPerRequest)),
       scriptCallsPerRequest: median(list.map((r) => r.scriptCallsPerRequest)),
       commandsPerRequest: median(list.map((r) => r.commandsPerRequest)),
       commandsOfLastRun: perRequest,
@@ -142,20 +153,27 @@ export async function runRateLimitRedis({ rounds = 3, seconds = 5, warmupSeconds
   });
   // medians of per-round ratios (each round ran every server once, back to back)
   const roundRatio = (a, b) => median(runs[a].map((run) => run.rps / runs[b].find((other) => other.round === run.round).rps));
+  // by CPU per request: the other's CPU over Kiln's (above 1 Kiln costs less), per round, then the median
+  const cpuRatio = (a, b) =>
+    median(runs[a].map((run) => runs[b].find((other) => other.round === run.round).cpuUsPerRequest / run.cpuUsPerRequest));
   for (const s of summary) {
     s.kilnRatio = roundRatio('kiln', s.id);
     s.counterRatio = roundRatio('kiln-counter', s.id);
+    s.kilnCpuRatio = cpuRatio('kiln', s.id);
+    s.counterCpuRatio = cpuRatio('kiln-counter', s.id);
+    s.counterRoundRatios = runs['kiln-counter'].map((run) => run.rps / runs[s.id].find((other) => other.round === run.round).rps);
   }
   const result = {
     scenario: '(f) route (b) behind a global rate limiter on Redis',
     limit,
     rounds,
     seconds,
+    warmupSeconds,
     loadGenerator: await loadGeneratorName(),
     servers: summary,
     memory,
   };
-  await writeFile(here('../results/rate-limit-redis.md'), markdown(result));
+  await writeFile(here('../results/rate-limit-redis.md'), `${rateLimitRedisMarkdown(result, '#')}\n`);
   console.log(`\nWrote bench/results/rate-limit-redis.md`);
   return result;
 }
@@ -184,54 +202,19 @@ async function measureMemory(client) {
       });
     }
   }
-  await client.flushall();
+  // used_memory over many keys, Redis's own per-key overhead included, at each max
   const used = async () => Number(/used_memory:(\d+)/.exec(await client.info('memory'))[1]);
-  const before = await used();
-  const store = new RedisStore({ client, prefix: 'kiln-rl:', timeoutMs: 10_000 });
-  store.init({ windowMs: 3_600_000, max: 1_000_000, algorithm: 'sliding-window-counter' });
   const keys = 100_000;
-  for (let i = 0; i < keys; i += 1000)
-    await Promise.all(Array.from({ length: 1000 }, (_, j) => store.hit(`198.51.${(i + j) >> 8}.${(i + j) & 255}:${i + j}`)));
-  const perKey = ((await used()) - before) / keys;
+  const usedPerKey = [];
+  for (const max of [1000, 1_000_000]) {
+    await client.flushall();
+    const before = await used();
+    const store = new RedisStore({ client, prefix: 'kiln-rl:', timeoutMs: 10_000 });
+    store.init({ windowMs: 3_600_000, max, algorithm: 'sliding-window-counter' });
+    for (let i = 0; i < keys; i += 1000)
+      await Promise.all(Array.from({ length: 1000 }, (_, j) => store.hit(`198.51.${(i + j) >> 8}.${(i + j) & 255}:${i + j}`)));
+    usedPerKey.push({ max, bytes: Math.round(((await used()) - before) / keys) });
+  }
   await client.flushall();
-  return { rows, counterUsedMemoryPerKey: Math.round(perKey), keys };
-}
-
-function markdown(result) {
-  const lines = [
-    `# ${result.scenario}`,
-    '',
-    `max ${result.limit.max} per ${result.limit.windowMs} ms (every request counted, none refused), one redis-server per run of \`npm run bench rate-limit-redis\`, flushed before each server; ${result.loadGenerator}; median of ${result.rounds} rounds of ${result.seconds} s; order rotated each round.`,
-    'The machine was shared with other work while this ran: compare the ratios (same run), not the absolute figures.',
-    '',
-    '| server | req/s | Kiln (log) ×faster | Kiln (counter) ×faster | p99 (ms) | Redis round trips (script calls) / request | Redis commands / request (inside scripts included) | runs (req/s) |',
-    '|---|---:|---:|---:|---:|---:|---:|---|',
-    ...result.servers.map(
-      (s) =>
-        `| ${s.name} | ${Math.round(s.rps)} | ${s.kilnRatio.toFixed(2)} | ${s.counterRatio.toFixed(2)} | ${s.p99Ms} | ${s.scriptCallsPerRequest.toFixed(2)} | ${s.commandsPerRequest.toFixed(2)} | ${s.runs.join(', ')} |`,
-    ),
-    '',
-    'The ×faster columns are medians of per-round ratios (each round runs every server once, back to back).',
-    '',
-    'Commands per request in the last run, by command:',
-    '',
-    ...result.servers.map(
-      (s) =>
-        `- ${s.name}: ${Object.entries(s.commandsOfLastRun)
-          .map(([name, n]) => `${name} ${n}`)
-          .join(', ')}`,
-    ),
-    '',
-    '## Redis memory per key',
-    '',
-    `\`MEMORY USAGE <key> SAMPLES 0\` of one Kiln key (\`${result.memory.rows[0].key}\`) after ${result.memory.rows[0].requests} counted requests:`,
-    '',
-    '| algorithm | max | encoding | MEMORY USAGE |',
-    '|---|---:|---|---:|',
-    ...result.memory.rows.map((r) => `| ${r.algorithm} | ${r.max.toLocaleString('en')} | ${r.encoding} | ${r.bytes} B |`),
-    '',
-    `With Redis's own per-key overhead: ${result.memory.keys.toLocaleString('en')} counter keys of one request each grew \`used_memory\` by ${result.memory.counterUsedMemoryPerKey} B per key.`,
-    '',
-  ];
-  return lines.join('\n');
+  return { rows, usedPerKey, keys, sampleKey: 'kiln-rl:{198.51.0.0:0}' };
 }

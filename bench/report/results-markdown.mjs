@@ -1,6 +1,7 @@
 // Writes bench/results/latest.md from the raw results of each part (bench/results/raw/*.json):
 // the machine and its load, the HTTP tables, Kiln against its targets, binding, cold start and
 // build overhead. A part that has not been run is listed as such.
+import { rateLimitRedisTargets } from './rate-limit-redis-markdown.mjs';
 import { scenarios } from '../http/scenarios.mjs';
 import { servers, baseline } from '../http/servers.mjs';
 import { cpuRatio, httpRows, roundRatio } from './http-summary.mjs';
@@ -111,6 +112,7 @@ function targetRows(results) {
     other('cold start of the esbuild bundle ≤ 1.3× raw node:http', bundle.milliseconds / cold[baseline].milliseconds, (v) => v <= 1.3);
   const esbuild = results.build?.esbuild;
   if (esbuild) other('esbuild rebuild after one controller edit ≤ 300 ms', esbuild.incrementalMs, (v) => v <= 300, ' ms');
+  if (results.rateLimitRedis) rows.push(...rateLimitRedisTargets(results.rateLimitRedis));
   return rows;
 }
 

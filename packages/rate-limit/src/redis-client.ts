@@ -42,9 +42,12 @@ export interface NodeRedisClientLike {
  */
 export type RedisClientLike = IoRedisClientLike | NodeRedisClientLike;
 
-/** What RedisStore needs, whatever the client: run a script by hash (with its text as the fallback), delete a key, remove a member. */
+/** What RedisStore needs, whatever the client: run a script by hash or by text, delete a key, remove a member. */
 export interface ScriptRunner {
-  run(sha: string, script: string, key: string, args: string[]): Promise<unknown>;
+  /** EVALSHA: rejects with NOSCRIPT (see `isNoScript`) when Redis does not know the script yet. */
+  run(sha: string, key: string, args: string[]): Promise<unknown>;
+  /** EVAL, which also caches the script for the next EVALSHA. */
+  evaluate(script: string, key: string, args: string[]): Promise<unknown>;
   del(key: string): Promise<unknown>;
   remove(key: string, member: string): Promise<unknown>;
   /** Deletes every key matching a SCAN pattern, on every master of a cluster; resolves to how many. */
@@ -92,20 +95,18 @@ async function deleteMatchingIoRedis(redis: IoRedisClientLike, pattern: string):
   return deleted;
 }
 
-function isNoScript(error: unknown): boolean {
+/** Redis does not know the script by that hash (a restart, SCRIPT FLUSH, a new cluster node): send its text. */
+export function isNoScript(error: unknown): boolean {
   return String((error as Error | undefined)?.message ?? error).includes('NOSCRIPT');
 }
 
-/** Wraps either client; EVALSHA first, EVAL (which also caches the script) when Redis does not know it yet. */
+/** Wraps either client. The caller sends EVALSHA first and EVAL when Redis answers NOSCRIPT (no extra promise per call for the fallback). */
 export function scriptRunner(client: RedisClientLike): ScriptRunner {
   if (typeof (client as NodeRedisClientLike).evalSha === 'function') {
     const redis = client as NodeRedisClientLike;
     return {
-      run: (sha, script, key, args) =>
-        redis.evalSha(sha, { keys: [key], arguments: args }).catch((error: unknown) => {
-          if (isNoScript(error)) return redis.eval(script, { keys: [key], arguments: args });
-          throw error;
-        }),
+      run: (sha, key, args) => redis.evalSha(sha, { keys: [key], arguments: args }),
+      evaluate: (script, key, args) => redis.eval(script, { keys: [key], arguments: args }),
       del: (key) => redis.del(key),
       remove: (key, member) => redis.zRem(key, member),
       deleteMatching: (pattern) => deleteMatchingNodeRedis(redis, pattern),
@@ -114,11 +115,12 @@ export function scriptRunner(client: RedisClientLike): ScriptRunner {
   if (typeof (client as IoRedisClientLike).evalsha === 'function') {
     const redis = client as IoRedisClientLike;
     return {
-      run: (sha, script, key, args) =>
-        redis.evalsha(sha, 1, key, ...args).catch((error: unknown) => {
-          if (isNoScript(error)) return redis.eval(script, 1, key, ...args);
-          throw error;
-        }),
+      // the scripts take five arguments: no spread (an array per call)
+      run: (sha, key, args) =>
+        args.length === 5
+          ? redis.evalsha(sha, 1, key, args[0]!, args[1]!, args[2]!, args[3]!, args[4]!)
+          : redis.evalsha(sha, 1, key, ...args),
+      evaluate: (script, key, args) => redis.eval(script, 1, key, ...args),
       del: (key) => redis.del(key),
       remove: (key, member) => redis.zrem(key, member),
       deleteMatching: (pattern) => deleteMatchingIoRedis(redis, pattern),

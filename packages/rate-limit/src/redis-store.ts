@@ -1,8 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { scriptRunner, type RedisClientLike, type ScriptRunner } from './redis-client.js';
+import { isNoScript, scriptRunner, type RedisClientLike, type ScriptRunner } from './redis-client.js';
+import { CallDeadlines } from './call-deadlines.js';
 import type { RateLimitHit, RateLimitStore, RateLimitStoreOptions } from './rate-limit-store.js';
 import { slidingWindowScript, slidingWindowSha } from './sliding-window-script.js';
-import { slidingWindowCounterScript, slidingWindowCounterSha } from './sliding-window-counter-script.js';
+import {
+  counterTakeBackScript,
+  counterTakeBackSha,
+  slidingWindowCounterScript,
+  slidingWindowCounterSha,
+} from './sliding-window-counter-script.js';
 import { settle } from './sliding-window-counter.js';
 import { RateLimitError } from './rate-limit-error.js';
 
@@ -37,6 +43,17 @@ function globEscape(text: string): string {
   return text.replace(/[*?[\]\\]/g, '\\$&');
 }
 
+/** How long a learned Redis clock offset is trusted before the counter reads `TIME` again (clock drift). */
+const offsetLifetimeMs = 10_000;
+
+/**
+ * Local time in Unix ms on the monotonic clock: what the Redis clock offset is measured against,
+ * so a wall-clock step (or a test's fake `Date.now`) does not move the estimate of Redis's time.
+ */
+function localNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 /** Redis did not answer in time. */
 export class RedisStoreTimeoutError extends Error {
   override name = 'RedisStoreTimeoutError';
@@ -67,10 +84,12 @@ export class RedisStore implements RateLimitStore {
   readonly #prefix: string;
   readonly #failOpen: boolean;
   readonly #timeoutMs: number;
+  readonly #deadlines: CallDeadlines;
   readonly #onError: (error: unknown) => void;
   #windowMs = 60_000;
   #max = -1;
   #maxArg = '-1';
+  #windowMsArg = '60000';
   /** `algorithm: 'sliding-window-counter'`: one string per key instead of a sorted set. */
   #counter = false;
   #initialised = false;
@@ -106,6 +125,7 @@ export class RedisStore implements RateLimitStore {
     this.#timeoutMs = options.timeoutMs ?? 200;
     if (!(this.#timeoutMs > 0) || !Number.isFinite(this.#timeoutMs))
       throw new RateLimitError('KILN203', `RedisStore timeoutMs must be a positive number, got ${options.timeoutMs}`);
+    this.#deadlines = new CallDeadlines(this.#timeoutMs);
     this.#onError =
       options.onError ??
       ((error) => {
@@ -129,6 +149,7 @@ export class RedisStore implements RateLimitStore {
     this.#windowMs = Math.ceil(options.windowMs);
     this.#max = options.max;
     this.#maxArg = String(options.max);
+    this.#windowMsArg = String(this.#windowMs);
     this.#counter = options.algorithm === 'sliding-window-counter';
   }
 
@@ -151,47 +172,102 @@ export class RedisStore implements RateLimitStore {
   /** `increment` plus the time (ms) when the oldest counted request leaves the window. */
   hit(key: string): Promise<RateLimitHit> {
     const redisKey = this.keyFor(key);
+    const counter = this.#counter;
     // the counter records no member: no unique id to build
-    const member = this.#counter ? '' : `${this.#id}:${(this.#sequence = (this.#sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
-    const sentAt = Date.now();
+    const member = counter ? '' : `${this.#id}:${(this.#sequence = (this.#sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
+    // with a clock option, time is that clock's alone (a test's fake clock moves the deadline too)
+    const sentAt = this.#clock === undefined ? localNow() : this.#clock();
+    const offset = this.#offset;
+    let time: string;
     // In Redis time: past it, this request has been given up (timed out) and the script must not count it.
-    const deadline = this.#offset === undefined ? -1 : sentAt + this.#offset + this.#timeoutMs;
-    const args = [String(this.#windowMs), this.#maxArg, member, String(deadline), this.#clock === undefined ? '' : String(this.#clock())];
-    const reply = this.#counter
-      ? this.#redis.run(slidingWindowCounterSha, slidingWindowCounterScript, redisKey, args)
-      : this.#redis.run(slidingWindowSha, slidingWindowScript, redisKey, args);
-    return this.#withTimeout(reply).then(
-      (values) => {
+    let deadline = offset === undefined ? -1 : sentAt + offset + this.#timeoutMs;
+    // whether the reply's time is a fresh reading (Redis's TIME or the clock option) to learn the offset from
+    let readsClock = true;
+    if (this.#clock !== undefined) time = String(sentAt);
+    else if (counter && offset !== undefined && !this.#failing && sentAt - this.#offsetAt < offsetLifetimeMs) {
+      // The counter's hot path: Redis time estimated here, so the script runs no TIME (3 commands, not 4).
+      // No deadline can be checked against a time fixed at sending: a call answered late is taken back instead.
+      time = String(Math.round(sentAt + offset));
+      deadline = -1;
+      readsClock = false;
+    } else time = '';
+    const args = [this.#windowMsArg, this.#maxArg, member, deadline === -1 ? '-1' : String(deadline), time];
+    const sha = counter ? slidingWindowCounterSha : slidingWindowSha;
+    return new Promise<RateLimitHit>((resolve) => {
+      const call = this.#deadlines.start(() => {
+        // The log's member may still be recorded if Redis runs the call later: remove it then.
+        if (!counter) this.#forget(redisKey, member);
+        resolve(this.#failed(new RedisStoreTimeoutError(`Redis did not answer within ${this.#timeoutMs} ms`)));
+      });
+      const answered = (values: unknown): void => {
         const reply = (values as (number | string)[]).map(Number);
-        if (reply[0]! < 0)
-          return this.#failed(
-            new RedisStoreTimeoutError('Redis ran the command after this request had given up on it; it was not counted'),
+        if (!this.#deadlines.finish(call)) {
+          // given up already and answered without it: a count the late call made must not stay
+          if (counter && reply[0] === 1) this.#takeBack(redisKey, reply[4]!);
+          return;
+        }
+        if (reply[0]! < 0) {
+          resolve(
+            this.#failed(new RedisStoreTimeoutError('Redis ran the command after this request had given up on it; it was not counted')),
           );
+          return;
+        }
         this.#failing = false;
-        const now = reply[this.#counter ? 3 : 2]!;
-        this.#learnOffset(now - sentAt, sentAt);
-        return this.#counter ? this.#counterHit(reply, now) : { count: reply[0]!, resetTime: Date.now() + reply[1]! };
-      },
-      (error: unknown) => {
-        // The counter keeps no per-request member to take back: a late run is stopped by the deadline alone.
-        if (!this.#counter) this.#forget(redisKey, member);
-        return this.#failed(error);
-      },
-    );
+        if (readsClock) this.#learnOffset(reply[counter ? 3 : 2]! - sentAt, sentAt);
+        resolve(counter ? this.#counterHit(reply) : { count: reply[0]!, resetTime: Date.now() + reply[1]! });
+      };
+      const failed = (error: unknown): void => {
+        if (!this.#deadlines.finish(call)) return; // the timeout answered already
+        if (!counter) this.#forget(redisKey, member);
+        resolve(this.#failed(error));
+      };
+      try {
+        this.#redis.run(sha, redisKey, args).then(answered, (error: unknown) => {
+          if (!isNoScript(error)) return failed(error);
+          const script = counter ? slidingWindowCounterScript : slidingWindowScript;
+          this.#redis.evaluate(script, redisKey, args).then(answered, failed);
+        });
+      } catch (error) {
+        failed(error); // a client that cannot even queue the command
+      }
+    });
   }
 
-  /** The counter script's reply { counted, previous, current, now } as a hit, its reset time moved to local time. */
-  #counterHit(reply: number[], now: number): RateLimitHit {
+  /** The counter script's reply { counted, previous, current, time, window } as a hit, its reset time moved to local time. */
+  #counterHit(reply: number[]): RateLimitHit {
     const windowMs = this.#windowMs;
-    const window = Math.floor(now / windowMs);
+    const window = reply[4]!;
+    // the time the script counted at: the start of the key's window when that is later than ours
+    const now = Math.max(reply[3]!, window * windowMs);
     const counts = { window, previous: reply[1]!, current: reply[2]! };
     const hit = settle(counts, reply[0] === 1, now, now - window * windowMs, windowMs, this.#max);
     hit.resetTime = Date.now() + (hit.resetTime - now);
     return hit;
   }
 
+  /** Undoes one count of the counter script in `window` (a call answered after it was given up). */
+  #takeBack(redisKey: string, window: number): void {
+    const args = [String(window)];
+    const onError = (error: unknown) => this.#onError(error);
+    try {
+      this.#redis.run(counterTakeBackSha, redisKey, args).then(undefined, (error: unknown) => {
+        if (!isNoScript(error)) return onError(error);
+        this.#redis.evaluate(counterTakeBackScript, redisKey, args).then(undefined, onError);
+      });
+    } catch (error) {
+      onError(error);
+    }
+  }
+
   async reset(key: string): Promise<void> {
-    await this.#withTimeout(this.#redis.del(this.keyFor(key)));
+    const deleted = this.#redis.del(this.keyFor(key));
+    await new Promise<void>((resolve, reject) => {
+      const call = this.#deadlines.start(() => reject(new RedisStoreTimeoutError(`Redis did not answer within ${this.#timeoutMs} ms`)));
+      deleted.then(
+        () => this.#deadlines.finish(call) && resolve(),
+        (error: unknown) => this.#deadlines.finish(call) && reject(error),
+      );
+    });
   }
 
   /**
@@ -206,11 +282,12 @@ export class RedisStore implements RateLimitStore {
   /**
    * Redis read its clock after we sent, so `now - sentAt` overstates the offset by the wait:
    * keep the smallest recent one (a deadline slightly late is caught by #forget; one too early
-   * would refuse to count requests that were still awaited). Renewed every 10 s for clock drift.
+   * would refuse to count requests that were still awaited). Renewed every 10 s for clock drift
+   * (the counter reads `TIME` again then).
    */
   #learnOffset(observed: number, sentAt: number): void {
     if (!Number.isFinite(observed)) return;
-    if (this.#offset === undefined || observed < this.#offset || sentAt - this.#offsetAt > 10_000) {
+    if (this.#offset === undefined || observed < this.#offset || sentAt - this.#offsetAt >= offsetLifetimeMs) {
       this.#offset = observed;
       this.#offsetAt = sentAt;
     }
@@ -238,26 +315,5 @@ export class RedisStore implements RateLimitStore {
     const resetTime = Date.now() + this.#windowMs;
     // Failing closed: a count above any max, so the limiter refuses with its own 429.
     return this.#failOpen ? { count: 0, resetTime } : { count: Number.MAX_SAFE_INTEGER, resetTime };
-  }
-
-  /** A reply, or a RedisStoreTimeoutError after timeoutMs: a request never waits on a Redis that is gone. */
-  #withTimeout<T>(reply: Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new RedisStoreTimeoutError(`Redis did not answer within ${this.#timeoutMs} ms`)),
-        this.#timeoutMs,
-      );
-      timer.unref();
-      reply.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      );
-    });
   }
 }

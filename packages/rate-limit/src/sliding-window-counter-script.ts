@@ -4,20 +4,27 @@ import { redisNow } from './redis-now-script.js';
 /**
  * The Redis side of `algorithm: 'sliding-window-counter'` (see sliding-window-counter.ts for the
  * arithmetic): one string per key, `"<window index> <previous count> <current count>"`, read and
- * rewritten by one atomic script of at most three commands (`TIME`, `GET`, `SET … PX`; a refused
- * request skips the `SET`, an explicit clock skips `TIME`), so O(1) memory per key whatever `max`
- * is and one round trip per request. The key expires when it stops mattering: at the end of the
- * window after its current one. One key per limiter key, so it works on Redis Cluster as is.
+ * rewritten by one atomic script. Per request Redis runs `EVALSHA` + `GET` + `SET … PX` (a refused
+ * request skips the `SET`): three commands, one round trip, O(1) memory per key whatever `max` is.
+ * The time is given by the caller (`ARGV[5]`): RedisStore's estimate of the Redis server's clock,
+ * which it learns with `TIME` (`ARGV[5]` empty) on its first call, after a failure and every 10 s.
+ * The key expires when it stops mattering: at the end of the window after its current one. One
+ * key per limiter key, so it works on Redis Cluster as is.
+ *
+ * Several processes estimate the Redis clock each with its own small error, so a key may already
+ * be in a later window than the caller's time says: the request is then counted at the start of
+ * that window (a key's time never goes back).
  *
  * KEYS[1] the key; ARGV[1] windowMs; ARGV[2] max; ARGV[3] unused (the sliding log's member);
  * ARGV[4] the caller's deadline in Redis time (ms; -1: none), past which the request has been
  * given up and must not count; ARGV[5] the time in ms ('': the Redis server's TIME).
- * Returns { 1 counted / 0 refused / -1 stale, previous count, current count, the time used (ms) }.
+ * Returns { 1 counted / 0 refused / -1 stale, previous count, current count, the time read or
+ * given (ms), the window index counted in }.
  * The admission test is `fits` of sliding-window-counter.ts, the same products in doubles.
  */
 export const slidingWindowCounterScript = `
 ${redisNow}local deadline = tonumber(ARGV[4])
-if deadline >= 0 and now > deadline then return { -1, 0, 0, now } end
+if deadline >= 0 and now > deadline then return { -1, 0, 0, now, 0 } end
 local windowMs = tonumber(ARGV[1])
 local max = tonumber(ARGV[2])
 local window = math.floor(now / windowMs)
@@ -27,20 +34,48 @@ local state = redis.call('GET', KEYS[1])
 if state then
   local at, p, c = string.match(state, '^(%d+) (%d+) (%d+)$')
   at = tonumber(at)
-  if at == window then
+  if at and at >= window then
+    window = at
     previous = tonumber(p)
     current = tonumber(c)
   elseif at == window - 1 then
     previous = tonumber(c)
   end
 end
-local elapsed = now - window * windowMs
+local elapsed = math.max(0, now - window * windowMs)
 if previous * (windowMs - elapsed) + (current + 1) * windowMs <= max * windowMs then
   current = current + 1
   redis.call('SET', KEYS[1], string.format('%d %d %d', window, previous, current), 'PX', 2 * windowMs - elapsed)
-  return { 1, previous, current, now }
+  return { 1, previous, current, now, window }
 end
-return { 0, previous, current, now }
+return { 0, previous, current, now, window }
 `;
 
 export const slidingWindowCounterSha = createHash('sha1').update(slidingWindowCounterScript).digest('hex');
+
+/**
+ * Takes back one request that the counter script counted after RedisStore had given up on it
+ * (its reply came after `timeoutMs`): the request was answered without it, so it must not count.
+ * Sent on the same connection when that late reply arrives, so it runs after the call it undoes.
+ * KEYS[1] the key; ARGV[1] the window index the request was counted in. Returns 1 when taken back.
+ */
+export const counterTakeBackScript = `
+local state = redis.call('GET', KEYS[1])
+if not state then return 0 end
+local at, p, c = string.match(state, '^(%d+) (%d+) (%d+)$')
+at = tonumber(at)
+p = tonumber(p)
+c = tonumber(c)
+local window = tonumber(ARGV[1])
+if at == window and c > 0 then
+  c = c - 1
+elseif at == window + 1 and p > 0 then
+  p = p - 1
+else
+  return 0
+end
+redis.call('SET', KEYS[1], string.format('%d %d %d', at, p, c), 'KEEPTTL')
+return 1
+`;
+
+export const counterTakeBackSha = createHash('sha1').update(counterTakeBackScript).digest('hex');

@@ -16,6 +16,7 @@ import {
   type RedisClientLike,
 } from '@kiln/rate-limit';
 import { connectRedis, redisClient, redisUrl } from './support/redis.js';
+import { redisServerAvailable, startPrivateRedis } from './support/private-redis.js';
 import { withClock } from './support/clock.js';
 import { get, limitHeaders, start } from './support/server.js';
 import { counterContract, storeContract } from './support/store-contract.js';
@@ -227,12 +228,109 @@ redisTest('counter: one short string per key, expiring when the next window ends
   }),
 );
 
-redisTest('counter: the script runs at most three Redis commands (TIME, GET, SET)', async () => {
-  const { slidingWindowCounterScript } = await import(
-    new URL('./sliding-window-counter-script.js', import.meta.resolve('@kiln/rate-limit')).href
-  );
-  const calls = [...String(slidingWindowCounterScript).matchAll(/redis\.call\('(\w+)'/g)].map((m) => m[1]);
-  assert.equal(calls, ['TIME', 'GET', 'SET']);
+const privateRedisTest = client && redisServerAvailable() ? test : test.skip;
+
+privateRedisTest(
+  'counter over HTTP: one round trip and at most 3 Redis commands per request (EVALSHA, GET, SET), by INFO commandstats',
+  async () => {
+    const redis = await startPrivateRedis();
+    const storeClient = new Redis(redis.url);
+    try {
+      const store = new RedisStore({ client: storeClient, prefix: 'count:' });
+      const s = await serve({ max: 150, windowMs: 86_400_000, store, algorithm: 'sliding-window-counter', keyGenerator: () => 'client' });
+      try {
+        await storeClient.ping();
+        await redis.admin.config('RESETSTAT');
+        const statuses: number[] = [];
+        for (let i = 0; i < 200; i++) statuses.push((await get(s.base, '/ping')).status);
+        assert.equal([statuses.filter((x) => x === 200).length, statuses.filter((x) => x === 429).length], [150, 50]);
+        const info = await redis.admin.info('commandstats');
+        const calls = Object.fromEntries([...info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map(([, name, n]) => [name, Number(n)]));
+        delete calls.info;
+        delete calls['config|resetstat'];
+        // The first call: NOSCRIPT, then EVAL, which reads Redis's TIME to learn its clock; the other 199 run no TIME.
+        assert.equal(calls, { evalsha: 200, eval: 1, time: 1, get: 200, set: 150 }, JSON.stringify(calls));
+        const commands = Object.values(calls).reduce((a, b) => a + b, 0);
+        console.log(
+          `counter: ${commands} Redis commands for 200 requests (150 counted, 50 refused), ${calls.evalsha! + calls.eval!} script calls`,
+        );
+        assert.is(await redis.admin.get(store.keyFor('client')), `${Math.floor(Number((await redis.admin.time())[0]) / 86_400)} 0 150`);
+      } finally {
+        await s.close();
+      }
+    } finally {
+      storeClient.disconnect();
+      await redis.stop();
+    }
+  },
+);
+
+redisTest('counter: a key already in a later window (a process whose clock estimate is ahead) counts there, never back', async () => {
+  const windowMs = 1000;
+  const window = 1_767_225_600; // a window index; its start is window × 1000 ms
+  let aheadNow = window * windowMs + 500;
+  let behindNow = 0;
+  const shared = { prefix: `${prefix}skew:`, timeoutMs: 10_000 };
+  const ahead = counterRedisStore(windowMs, 10, { ...shared, clock: () => aheadNow });
+  const behind = new RedisStore({ client: client!, ...shared, clock: () => behindNow });
+  behind.init({ windowMs, max: 10, algorithm: 'sliding-window-counter' });
+  for (let i = 0; i < 3; i++) await ahead.hit('k');
+  aheadNow = (window + 1) * windowMs + 2; // the next window: 3 previous, 1 current
+  await ahead.hit('k');
+  behindNow = (window + 1) * windowMs - 3; // 5 ms behind: still the window before, by its clock
+  const hit = await behind.hit('k');
+  assert.is(await client!.get(ahead.keyFor('k')), `${window + 1} 3 2`, 'counted in the later window, its counts kept');
+  assert.is(hit.count, 5, 'the estimate at the start of that window: 3 × 1 + 2');
+});
+
+redisTest('counter: a call that timed out while Redis was paused (CLIENT PAUSE) and ran afterwards is taken back', async () => {
+  for (const failOpen of [true, false]) {
+    const storeClient = redisClient();
+    const admin = redisClient();
+    const store = new RedisStore({
+      client: storeClient,
+      prefix: `${prefix}counter-pause-${failOpen}:`,
+      timeoutMs: 600,
+      failOpen,
+      onError: () => {},
+    });
+    const s = await serve({ max: 3, windowMs: 60_000, store, algorithm: 'sliding-window-counter', keyGenerator: () => 'paused' });
+    const waiter = redisClient();
+    try {
+      await Promise.all([storeClient.ping(), admin.ping(), waiter.ping()]);
+      // two before the pause: the second carries the clock estimate learned from the first (no TIME, no deadline)
+      assert.equal(limitHeaders(await get(s.base, '/ping')).remaining, '2');
+      assert.equal(limitHeaders(await get(s.base, '/ping')).remaining, '1');
+      await admin.client('PAUSE', 4000, 'ALL');
+      const during = await Promise.all(Array.from({ length: 5 }, () => get(s.base, '/ping')));
+      assert.equal(
+        during.map((r) => r.status),
+        failOpen ? [200, 200, 200, 200, 200] : [429, 429, 429, 429, 429],
+      );
+      await waiter.ping();
+      // the late replies came before this PING's; the take-back they sent runs before the second
+      await storeClient.ping();
+      await storeClient.ping();
+      const [windowIndex, previous, current] = String(await client!.get(store.keyFor('paused'))).split(' ');
+      assert.equal(
+        [previous, current],
+        ['0', '2'],
+        `failOpen ${failOpen}: only the two requests made before the pause count (window ${windowIndex})`,
+      );
+      const after = [await get(s.base, '/ping'), await get(s.base, '/ping')];
+      assert.equal(
+        after.map((r) => [r.status, limitHeaders(r).remaining]),
+        [
+          [200, '0'],
+          [429, '0'],
+        ],
+        'the client is not refused for what it did not get',
+      );
+    } finally {
+      await s.close();
+      for (const c of [storeClient, admin, waiter]) c.disconnect();
+    }
+  }
 });
 
 redisTest('counter: RedisStore decides exactly as MemoryStore on recorded traces (same counts, same reset times)', async () => {
