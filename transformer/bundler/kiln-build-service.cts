@@ -104,6 +104,8 @@ export class KilnBuildService {
   #whole: CompiledState | undefined;
   /** After an edit, each file transformed again is compiled on its own, on the edited project. */
   #partial: { readonly source: ts.Program; readonly byFile: Map<string, CompiledState> } | undefined;
+  /** The latest compile: the next one keeps its trees of the files unchanged since, and its program's structure. */
+  #last: CompiledState | undefined;
   /** Each file's last result, valid while neither it nor a file it depends on for types changes. */
   readonly #results = new Map<string, { readonly key: string; readonly result: TransformedModule | undefined }>();
 
@@ -244,15 +246,17 @@ export class KilnBuildService {
   /**
    * The compiled program to emit a file from. The first build compiles the whole project once; a
    * rebuild after an edit compiles only the file asked for, on the edited project (the other
-   * files keep their results), so its cost does not grow with the project.
+   * files keep their results), so its cost does not grow with the project: the program it emits
+   * from is the latest compiled one with the edited files replaced.
    */
   #compile(fileName: string): CompiledState {
     const source = this.#service.getProgram()!;
-    const compile = (only?: ReadonlySet<string>): CompiledState => ({
-      source,
-      compiled: compileProgram(this.#ts, source, this.#compilerHost, this.#config, only, this.#typeScript7?.checkerFor(this.#ts, source)),
-      typiaDiagnostics: [],
-    });
+    const compile = (only?: ReadonlySet<string>): CompiledState => {
+      const checker = this.#typeScript7?.checkerFor(this.#ts, source);
+      const compiled = compileProgram(this.#ts, source, this.#compilerHost, this.#config, only, checker, {}, only && this.#last);
+      this.#last = { source, compiled, typiaDiagnostics: [] };
+      return this.#last;
+    };
     this.#whole ??= compile();
     if (this.#whole.source === source) return this.#whole;
     if (this.#partial?.source !== source) this.#partial = { source, byFile: new Map() };

@@ -57,6 +57,15 @@ export interface CompiledProgram {
 }
 
 /**
+ * A program compiled before this one, from an earlier version of the same project (the bundler
+ * path after an edit): the program it was compiled from and what it became.
+ */
+export interface PreviousCompile {
+  readonly source: ts.Program;
+  readonly compiled: CompiledProgram;
+}
+
+/**
  * Kiln's whole build step on a type-checked program, shared by every way of building (tspc's
  * program transformer, the esbuild/Vite plugins, `@kiln/core/register`): analyse the program
  * (find + analyse), write each file's binders (emit), rewrite the files that hold Kiln
@@ -73,6 +82,13 @@ export function compileProgram(
   checker: KilnChecker = program.getTypeChecker(),
   /** How binders are written; unchecked binders need the emit phase's `after` transformer too (see {@link hookEmit}). */
   binderOptions: BinderOptions = {},
+  /**
+   * The last compile of an earlier version (a rebuild after an edit, with `only`): each file whose
+   * text has not changed since keeps the syntax tree that compile gave it (rewritten, when it was),
+   * and that program is the new one's `oldProgram`, so TypeScript reuses the program's structure
+   * and module resolutions instead of building them again for every file.
+   */
+  previous?: PreviousCompile,
 ): CompiledProgram {
   const tk: Toolkit = { ts: tsi, program, checker };
   const model = analyseProgram(tk, only);
@@ -114,10 +130,22 @@ export function compileProgram(
   let next = program;
   if (texts.size > 0) {
     const parsed = new Map<string, ts.SourceFile>();
+    // A file unchanged since the previous compile: the tree that compile gave it. A declaration file
+    // only generated code imports (the binding module's) is not in `program`: read once, like packages.
+    const kept = (fileName: string, original: ts.SourceFile | undefined): ts.SourceFile | undefined => {
+      if (previous === undefined) return undefined;
+      if (original === undefined) {
+        const declaration = previous.compiled.program.getSourceFile(fileName);
+        return declaration?.isDeclarationFile === true && previous.source.getSourceFile(fileName) === undefined ? declaration : undefined;
+      }
+      return previous.source.getSourceFile(fileName) === original ? previous.compiled.program.getSourceFile(fileName) : undefined;
+    };
     const getSourceFile: ts.CompilerHost['getSourceFile'] = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
       const text = texts.get(fileName);
-      if (text === undefined)
-        return program.getSourceFile(fileName) ?? baseHost.getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate);
+      if (text === undefined) {
+        const original = program.getSourceFile(fileName);
+        return kept(fileName, original) ?? original ?? baseHost.getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate);
+      }
       let file = parsed.get(fileName);
       if (file === undefined) {
         file = tsi.createSourceFile(fileName, text, languageVersionOrOptions, true);
@@ -139,11 +167,11 @@ export function compileProgram(
           baseHost.getSourceFileByPath === undefined
             ? undefined
             : (fileName, path, languageVersionOrOptions, onError, shouldCreate) =>
-                texts.has(fileName)
+                texts.has(fileName) || previous !== undefined
                   ? getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate)
                   : baseHost.getSourceFileByPath!(fileName, path, languageVersionOrOptions, onError, shouldCreate),
       },
-      oldProgram: program,
+      oldProgram: previous?.compiled.program ?? program,
       projectReferences: program.getProjectReferences(),
       configFileParsingDiagnostics: program.getConfigFileParsingDiagnostics(),
     });
