@@ -57,6 +57,9 @@ export const kilnPluginFactory: UnpluginFactory<KilnPluginOptions | undefined> =
       return { code: result.code, map: result.map };
     },
     esbuild: {
+      // esbuild asks the plugin about each file it loads, on every rebuild, over its pipe: only
+      // TypeScript files, not the JavaScript ones (Kiln's runtime, packages), which Kiln never changes.
+      onLoadFilter: typeScriptModule,
       // Bundling renames colliding classes (`BooksController2`); Kiln's messages and app.routes name them as written.
       config(initialOptions) {
         initialOptions.keepNames ??= true;
