@@ -1,11 +1,16 @@
 // One esbuild build of a generated Kiln app with @kiln/core/esbuild, in its own process (as a
 // user's build script runs): `node esbuild-build.mjs <appDir> full` bundles once;
 // `... incremental <controller>` bundles, edits that controller (a handler's return value), and
-// rebuilds through the same esbuild context. Prints the timings as JSON.
+// rebuilds through the same esbuild context. Prints the timings as JSON. KILN_ESBUILD_PLUGIN (a
+// path to another build's dist/transformer/bundler/esbuild.mjs) compares two builds of Kiln
+// (rebuild-compare.mjs).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { context } from 'esbuild';
-import kiln from '@kiln/core/esbuild';
+
+const plugin = process.env.KILN_ESBUILD_PLUGIN;
+const { default: kiln } = await import(plugin ? pathToFileURL(plugin).href : '@kiln/core/esbuild');
 
 const [appDir, mode, controller] = process.argv.slice(2);
 const options = {

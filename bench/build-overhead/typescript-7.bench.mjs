@@ -25,7 +25,7 @@ async function esbuildRun(dir, mode) {
 }
 
 /** The app as a TypeScript 7 project: its own node_modules with typescript (7.0) and typescript-6. */
-async function typeScript7App(files) {
+export async function typeScript7App(files) {
   const dir = await writeApp('build-typescript-7', files);
   await mkdir(join(dir, 'node_modules'), { recursive: true });
   await symlink(join(root, 'node_modules', 'typescript-7'), join(dir, 'node_modules', 'typescript'), 'dir');
@@ -34,7 +34,7 @@ async function typeScript7App(files) {
 }
 
 /** One round of both analyses on a fresh program: milliseconds of each step. */
-async function analyseBoth(dir) {
+export async function analyseBoth(dir) {
   const ts = require('typescript');
   const dist = (path) => require(join(root, 'dist', 'transformer', path));
   const { analyseProgram } = dist('analyse/analyse-program.cjs');
