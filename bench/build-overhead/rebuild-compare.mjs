@@ -1,7 +1,9 @@
 // The esbuild rebuild after one controller edit of the 300-route app, compared between two builds
 // of Kiln in one run (find-my-way's compare-branches, for the build): `node
 // bench/build-overhead/rebuild-compare.mjs <before-dist> <after-dist> [rounds]`, each a copy of a
-// build's dist/ (e.g. `cp -r dist /tmp/before-dist` on the base commit, then `npm run build`).
+// build's dist/ inside the repository, so that its imports (unplugin, typescript) resolve from
+// node_modules: e.g. `cp -r dist bench/build/before-dist` on the base commit, then `npm run build`
+// and `cp -r dist bench/build/after-dist`.
 // Each round runs, in an order rotated per round, both builds on the TypeScript 7 project (TS 7's
 // checker) and on the TypeScript 6 one, one process each (esbuild-build.mjs: first build, one
 // edit, rebuild), and the analysis of the 300 routes with each checker (typescript-7.bench.mjs,
