@@ -67,7 +67,8 @@ try {
   console.log(`${scenario.title}${before.length ? ` after ${flags.after}` : ''}, ${cycles} cycles of ${slot} s slots`);
   for (const instance of running) {
     const total = (instance.cpu.reduce((a, b) => a + b, 0) * 1e6) / instance.requests.reduce((a, b) => a + b, 0);
-    const ratios = instance.cpu.map((_, i) => perRequest(first, i) / perRequest(instance, i));
+    // a slot in which wrk got no answer through (a stalled machine) has no ratio
+    const ratios = instance.cpu.map((_, i) => perRequest(first, i) / perRequest(instance, i)).filter(Number.isFinite);
     console.log(
       `${instance.name.padEnd(12)} ${total.toFixed(1).padStart(6)} µs CPU/req over all slots  ×${first.name} by CPU: median ${quantile(ratios, 0.5).toFixed(3)} (IQR ${quantile(ratios, 0.25).toFixed(3)}–${quantile(ratios, 0.75).toFixed(3)})`,
     );
