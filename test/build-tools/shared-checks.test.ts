@@ -5,30 +5,10 @@
 // twice: with parameter decorators (fixtures/app) and with type-level sources (fixtures/app-type-level).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
-import kiln from '@kiln/core/esbuild';
-import { fixtureProject, fixtures, run, serve, tspc, vitest, type FixtureProject, type Served } from './support/fixture-project.js';
-
-interface Check {
-  name: string;
-  status: number;
-}
-interface CheckSuite {
-  checks: Check[];
-  requestOf(check: Check, base: string): Request;
-  expected(check: Check): unknown;
-  actual(response: Response): Promise<unknown>;
-}
-
-const suite = (await import(pathToFileURL(join(fixtures, 'app', 'checks.mjs')).href)) as CheckSuite;
-
-interface VitestRun {
-  code: number | null;
-  output: string;
-  report: { testResults: { assertionResults: { title: string; status: string }[] }[] };
-}
+import { fixtureProject, run, serve, tspc, type FixtureProject, type Served } from './support/fixture-project.js';
+import { assertServedChecksPass, assertVitestPassedEveryCheck, bundleAndServe, runVitest, type VitestRun } from './support/check-suite.js';
 
 /** One form of the app: its consumer project, its three servers and its vitest run. */
 interface Built {
@@ -51,26 +31,13 @@ async function buildAll(fixture: string, built: Map<string, Built>): Promise<voi
       servers.set('tspc', await serve(['dist/main.js'], dir));
     })(),
     (async () => {
-      const result = await build({
-        entryPoints: [join(dir, 'src', 'main.ts')],
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: 'node20',
-        outfile: join(dir, 'bundle', 'server.mjs'),
-        plugins: [kiln({ tsconfig: join(dir, 'tsconfig.json') })],
-        logLevel: 'silent',
-      });
-      assert.equal(result.errors, []);
-      servers.set('esbuild', await serve(['bundle/server.mjs'], dir));
+      servers.set('esbuild', await bundleAndServe(dir));
     })(),
     (async () => {
       servers.set('register', await serve(['--import', '@kiln/core/register', 'src/main.ts'], dir));
     })(),
     (async () => {
-      const ran = await run(vitest, ['run', '--root', dir, '--reporter=json', '--outputFile=vitest-report.json'], dir);
-      const { readFileSync } = await import('node:fs');
-      entry.vitestRun = { ...ran, report: JSON.parse(readFileSync(join(dir, 'vitest-report.json'), 'utf8')) };
+      entry.vitestRun = await runVitest(dir);
     })(),
   ]);
 }
@@ -93,24 +60,15 @@ test.after(() => {
 for (const fixture of forms) {
   for (const tool of ['tspc', 'esbuild', 'register']) {
     test(`${fixture}, ${tool}: every check of the suite passes over HTTP`, async () => {
-      const server = built.get(fixture)!.servers.get(tool)!;
-      for (const check of suite.checks) {
-        const response = await fetch(suite.requestOf(check, server.base));
-        assert.equal(await suite.actual(response), suite.expected(check), `${fixture}, ${tool}: ${check.name}`);
-      }
+      await assertServedChecksPass(built.get(fixture)!.servers.get(tool)!, `${fixture}, ${tool}`);
     });
   }
 
   test(`${fixture}, vite (through vitest): every check of the suite passes through app.fetch`, () => {
-    const { vitestRun } = built.get(fixture)!;
-    const results = vitestRun.report.testResults.flatMap((file) => file.assertionResults);
-    assert.equal(results.map((r) => r.title).sort(), suite.checks.map((c) => c.name).sort(), vitestRun.output);
-    for (const result of results) assert.is(result.status, 'passed', `${result.title}\n${vitestRun.output}`);
-    assert.is(vitestRun.code, 0);
+    assertVitestPassedEveryCheck(built.get(fixture)!.vitestRun);
   });
 
-  test(`${fixture}: the esbuild bundle is one file that holds the binders and the typia validators`, async () => {
-    const { readFileSync } = await import('node:fs');
+  test(`${fixture}: the esbuild bundle is one file that holds the binders and the typia validators`, () => {
     const bundle = readFileSync(join(built.get(fixture)!.project.dir, 'bundle', 'server.mjs'), 'utf8');
     assert.match(bundle, 'function kiln$bind_ItemsController_get(');
     assert.match(bundle, 'string & MinLength<1>', 'the typia validator of NewItem');
@@ -119,8 +77,7 @@ for (const fixture of forms) {
   });
 }
 
-test('both forms compile to the same binders (tspc)', async () => {
-  const { readFileSync } = await import('node:fs');
+test('both forms compile to the same binders (tspc)', () => {
   const binders = (fixture: string): string[] => {
     const code = readFileSync(join(built.get(fixture)!.project.dir, 'dist', 'items-controller.js'), 'utf8');
     // Each binder up to its end, without its comments: they name the source line and the annotation as written.

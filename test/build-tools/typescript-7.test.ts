@@ -8,52 +8,22 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
-import kiln from '@kiln/core/esbuild';
-import { fixtureProject, fixtures, run, serve, vitest, type FixtureProject, type Served } from './support/fixture-project.js';
+import { fixtureProject, type FixtureProject, type Served } from './support/fixture-project.js';
+import { assertServedChecksPass, assertVitestPassedEveryCheck, bundleAndServe, runVitest, type VitestRun } from './support/check-suite.js';
 
-interface Check {
-  name: string;
-  status: number;
-}
-interface CheckSuite {
-  checks: Check[];
-  requestOf(check: Check, base: string): Request;
-  expected(check: Check): unknown;
-  actual(response: Response): Promise<unknown>;
-}
-
-const suite = (await import(pathToFileURL(join(fixtures, 'app', 'checks.mjs')).href)) as CheckSuite;
 let project: FixtureProject;
 const servers = new Map<string, Served>();
-let vitestRun: {
-  code: number | null;
-  output: string;
-  report: { testResults: { assertionResults: { title: string; status: string }[] }[] };
-};
+let vitestRun: VitestRun;
 
 test.before(async () => {
   project = fixtureProject('app', { typescript: 7 });
   const dir = project.dir;
   await Promise.all([
     (async () => {
-      const result = await build({
-        entryPoints: [join(dir, 'src', 'main.ts')],
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: 'node20',
-        outfile: join(dir, 'bundle', 'server.mjs'),
-        plugins: [kiln({ tsconfig: join(dir, 'tsconfig.json') })],
-        logLevel: 'silent',
-      });
-      assert.equal(result.errors, []);
-      servers.set('esbuild', await serve(['bundle/server.mjs'], dir));
+      servers.set('esbuild', await bundleAndServe(dir));
     })(),
     (async () => {
-      const ran = await run(vitest, ['run', '--root', dir, '--reporter=json', '--outputFile=vitest-report.json'], dir);
-      vitestRun = { ...ran, report: JSON.parse(readFileSync(join(dir, 'vitest-report.json'), 'utf8')) };
+      vitestRun = await runVitest(dir);
     })(),
   ]);
 });
@@ -73,19 +43,12 @@ test("the project's typescript is 7.0, with no compiler API; typescript-6 is 6.0
 
 for (const tool of ['esbuild']) {
   test(`TypeScript 7, ${tool}: every check of the suite passes over HTTP`, async () => {
-    const server = servers.get(tool)!;
-    for (const check of suite.checks) {
-      const response = await fetch(suite.requestOf(check, server.base));
-      assert.equal(await suite.actual(response), suite.expected(check), `${tool}: ${check.name}`);
-    }
+    await assertServedChecksPass(servers.get(tool)!, tool);
   });
 }
 
 test('TypeScript 7, vite (through vitest): every check of the suite passes through app.fetch', () => {
-  const results = vitestRun.report.testResults.flatMap((file) => file.assertionResults);
-  assert.equal(results.map((r) => r.title).sort(), suite.checks.map((c) => c.name).sort(), vitestRun.output);
-  for (const result of results) assert.is(result.status, 'passed', `${result.title}\n${vitestRun.output}`);
-  assert.is(vitestRun.code, 0);
+  assertVitestPassedEveryCheck(vitestRun);
 });
 
 test('TypeScript 7: the esbuild bundle holds the binders and the typia validators', () => {
