@@ -75,7 +75,8 @@ for (const project of projects) {
 }
 
 let suites = findFiles(buildRoot, (name) => name.endsWith('.test.js')).sort();
-if (only.length > 0) suites = suites.filter((file) => only.some((part) => file.includes(part)));
+// Matched against the path inside build/, not the checkout's own (a checkout named runtimes/ would match every suite).
+if (only.length > 0) suites = suites.filter((file) => only.some((part) => relative(buildRoot, file).includes(part)));
 
 /** User + system seconds of the waited-for children (and theirs), from /proc; undefined elsewhere. */
 function childCpuSeconds() {
