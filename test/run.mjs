@@ -2,32 +2,41 @@
 // with one plain "N passed, N failed" line counted from the suites' own totals. Exit 1 on any failure.
 // `node test/run.mjs [part ...] [--node=22,24,26]`: the suites whose path contains a part (all by
 // default) on this Node, then the version-sensitive ones among them again on the other Node
-// versions (installed from the npm registry into .cache/runtimes/ when missing): on 22, 24 and 26
-// for a full run, on the versions --node names for a filtered one (--node= for none).
+// versions (installed from the npm registry into .cache/runtimes/ when missing): as the table below
+// says for a full run, on every version --node names for a filtered one (--node= for none).
+// `--workers=N` runs N suites at a time (2 by default).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runtimeBinary } from './runtimes/install-runtimes.mjs';
 
+const runStarted = performance.now();
 const root = fileURLToPath(new URL('..', import.meta.url));
 const buildRoot = join(root, 'build');
 const nodeOption = process.argv.slice(2).find((arg) => arg.startsWith('--node='));
-const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--node='));
-// What depends on the Node version, and where a full run runs it again: the HTTP stack
-// (hardening: parser, limits, timeouts, close; runtime: requests, responses, web streams) on 22,
-// 24 and 26; the example's esbuild bundle on 26. The first matching entry wins. The other
-// build-tools suites (vite, vitest, watch, the register hook) and the consumer's install, build
-// and bundle (5 to 10 minutes on a loaded machine: twice that in parallel) would take a full run
-// past its budget: they run on request (--node=22,24,26 build-tools consumer).
+const workersOption = process.argv.slice(2).find((arg) => arg.startsWith('--workers='));
+const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+// What depends on the Node version, and where a full run runs it again (the first matching entry
+// wins). Every line gets the HTTP stack (hardening: parser, limits, timeouts, close; runtime:
+// requests, responses, web streams) and the example's esbuild bundle. The build tools (tspc,
+// esbuild, vitest, watch, the register hook, TypeScript 7) run again on 22, the consumer's whole
+// setup (install, tspc, node --test, vitest, the bundle, npm start, tsserver) on 22 and 26, which
+// builds with tspc, vitest and esbuild on 26 too. Each more (build tools on 24 or 26, the consumer
+// on 24) costs 55 to 125 s of CPU, and this matrix already costs about 1.3 times main's full run:
+// docs/guide/runtimes.md, "What is tested on each runtime", has the measurements. The TypeScript 7
+// consumer runs on 26 only: @kiln/core/register with TypeScript 7's checker fails on Node 22.23
+// (require(esm) inside the module-hooks thread: 'The resolveSync() method is not implemented').
 const versionSensitive = {
   'test/hardening/': ['22', '24', '26'],
   'test/runtime/': ['22', '24', '26'],
-  'test/build-tools/example-bundle': ['26'],
-  'test/build-tools/': [],
-  'test/consumer/': [],
+  'test/build-tools/example-bundle': ['22', '24', '26'],
+  'test/build-tools/': ['22'],
+  'test/consumer/typescript-7-consumer': ['26'],
+  'test/consumer/': ['22', '26'],
 };
-// The longest suites start first, so that the two workers end together rather than one waiting on them.
+// The longest suites start first, so that the workers end together rather than one waiting on them.
 const slowFirst = ['test/consumer/', 'test/build-tools/', 'test/transformer/consumer-setup'];
 const otherNodes = (nodeOption?.slice('--node='.length) ?? (only.length === 0 ? '22,24,26' : ''))
   .split(',')
@@ -66,16 +75,28 @@ for (const project of projects) {
 }
 
 let suites = findFiles(buildRoot, (name) => name.endsWith('.test.js')).sort();
-if (only.length > 0) suites = suites.filter((file) => only.some((part) => file.includes(part)));
+// Matched against the path inside build/, not the checkout's own (a checkout named runtimes/ would match every suite).
+if (only.length > 0) suites = suites.filter((file) => only.some((part) => relative(buildRoot, file).includes(part)));
+
+/** User + system seconds of the waited-for children (and theirs), from /proc; undefined elsewhere. */
+function childCpuSeconds() {
+  try {
+    // The fields after the command's closing parenthesis: cutime and cstime are the 14th and 15th.
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100; // clock ticks: 100 a second on Linux
+  } catch {
+    return undefined;
+  }
+}
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: colour codes start with ESC, and this strips them
 const ansi = /\u001b\[[0-9;]*m/g;
-function runSuite({ file, node, label }) {
+function runSuite({ file, node, label, env }) {
   const started = performance.now();
   return new Promise((resolve) => {
     // This Node first on PATH, so that what a suite starts (npm, tspc, vitest) runs on it too.
     const path = `${dirname(node)}${delimiter}${process.env.PATH ?? ''}`;
-    const child = spawn(node, [file], { cwd: root, env: { ...process.env, PATH: path, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    const child = spawn(node, [file], { cwd: root, env: { ...process.env, ...env, PATH: path, NO_COLOR: '1', FORCE_COLOR: '0' } });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -96,6 +117,12 @@ function runSuite({ file, node, label }) {
 }
 
 const runs = suites.map((file) => ({ file, node: process.execPath, label: relative(buildRoot, file) }));
+// Step 1 of the consumer setup (npm pack in a copy of the working tree) makes the same tarballs on
+// every Node: packed once, as a job of its own, and installed by every consumer suite on every Node
+// (test/consumer/support/packed-tarballs.ts); those suites wait for it, the others do not.
+const isConsumer = (run) => relative(buildRoot, run.file).startsWith('test/consumer/');
+let tarballs; // the folder of the packed tarballs, once packed
+const packJob = runs.some(isConsumer) ? { label: 'npm pack (consumer step 1, once for every Node)', pack: true } : undefined;
 for (const version of otherNodes) {
   const node = runtimeBinary(`node${version}`);
   for (const file of suites) {
@@ -106,15 +133,58 @@ for (const version of otherNodes) {
   }
 }
 
+async function packTarballs({ label }) {
+  const started = performance.now();
+  const dir = mkdtempSync(join(tmpdir(), 'kiln-consumer-pack-'));
+  const { packWorkingTree } = await import(pathToFileURL(join(buildRoot, 'test/consumer/support/packed-tarballs.js')).href);
+  let result;
+  try {
+    result = await packWorkingTree(dir);
+  } catch (error) {
+    result = { exitCode: 1, output: String(error?.stack ?? error) };
+  }
+  const failed = result.exitCode === 0 ? 0 : 1;
+  // On failure the consumer suites pack for themselves, and fail with the page's own error.
+  if (failed === 0) tarballs = dir;
+  return { label, text: result.output, passed: 0, failed, skipped: 0, seconds: (performance.now() - started) / 1000 };
+}
+
 const slowness = (run) => {
   const index = slowFirst.findIndex((part) => relative(buildRoot, run.file).startsWith(part));
   return index === -1 ? slowFirst.length : index;
 };
 const results = [];
-const queue = [...runs].sort((a, b) => slowness(a) - slowness(b));
-const workers = Array.from({ length: 2 }, async () => {
+const queue = [...(packJob ? [packJob] : []), ...[...runs].sort((a, b) => slowness(a) - slowness(b))];
+const running = new Set(); // the suite files running now, on any Node
+const waiting = new Set(); // workers waiting for a run to become startable
+const wake = () => {
+  for (const resume of waiting) resume();
+  waiting.clear();
+};
+// The next run that can start: a consumer suite once the tarballs are packed, and a suite not
+// while it runs on another Node (runs of one suite share folders: examples/dist-bundle).
+function nextRun() {
+  const at = queue.findIndex((run) => run.pack || (!running.has(run.file) && !(isConsumer(run) && packJob !== undefined && !packJob.done)));
+  return at === -1 ? undefined : queue.splice(at, 1)[0];
+}
+const workerCount = Number(workersOption?.slice('--workers='.length) ?? 2);
+const workers = Array.from({ length: workerCount }, async () => {
   while (queue.length > 0) {
-    const result = await runSuite(queue.shift());
+    const run = nextRun();
+    if (run === undefined) {
+      await new Promise((resolve) => waiting.add(resolve));
+      continue;
+    }
+    let result;
+    if (run.pack) {
+      result = await packTarballs(run);
+      run.done = true;
+    } else {
+      running.add(run.file);
+      result = await runSuite({ ...run, env: tarballs === undefined ? {} : { KILN_CONSUMER_TARBALLS: tarballs } });
+      running.delete(run.file);
+    }
+    wake();
     results.push(result);
     const name = result.label;
     const status = result.failed > 0 ? 'FAIL' : 'ok  ';
@@ -124,6 +194,7 @@ const workers = Array.from({ length: 2 }, async () => {
   }
 });
 await Promise.all(workers);
+if (tarballs !== undefined) rmSync(tarballs, { recursive: true, force: true });
 
 const passed = results.reduce((sum, r) => sum + r.passed, 0);
 const failed = results.reduce((sum, r) => sum + r.failed, 0);
@@ -136,5 +207,10 @@ if (suites.length === 0) {
 // The slowest suites, so that a test that starts waiting on the wall clock is seen.
 const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 5);
 console.log(`\nslowest: ${slowest.map((r) => `${r.label} ${r.seconds.toFixed(1)} s`).join(', ')}`);
+// The CPU time of every suite and what it started, which a loaded machine disturbs far less than
+// the wall clock: the budget's measure (Linux only: /proc/self/stat, children's user + system time).
+const childCpu = childCpuSeconds();
+const wall = (performance.now() - runStarted) / 1000;
+console.log(`time: ${wall.toFixed(0)} s, of which ${childCpu === undefined ? '?' : childCpu.toFixed(0)} s CPU (${workerCount} workers)`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);

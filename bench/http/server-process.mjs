@@ -18,13 +18,21 @@ async function answers(url, headers) {
 /**
  * Spawns `node [nodeArgs] <script> <port> [--rate-limit]` under `taskset -c <serverCore>` and polls
  * `probe` (a GET the process is measured on, so a process that serves one route sees no other).
+ * `command` runs another runtime instead of this Node (`nodeArgs` are then its arguments: `deno run …`).
  */
 export async function startServer(
   server,
   port,
-  { rateLimited = false, timeoutMs = 20_000, nodeArgs = [], probe = { path: '/hello', headers: {} }, extraArgs = [] } = {},
+  {
+    rateLimited = false,
+    timeoutMs = 20_000,
+    nodeArgs = [],
+    probe = { path: '/hello', headers: {} },
+    extraArgs = [],
+    command = process.execPath,
+  } = {},
 ) {
-  const args = ['-c', String(serverCore), process.execPath, ...nodeArgs, server.script, String(port)];
+  const args = ['-c', String(serverCore), command, ...nodeArgs, server.script, String(port)];
   if (rateLimited) args.push('--rate-limit');
   args.push(...extraArgs);
   // stdout is kept only when V8 is asked to trace (--trace-deopt writes there); servers print nothing else.

@@ -7,24 +7,39 @@
 // them in a rotated order (2 s warm-up, 5 s measured) and prints req/s and CPU µs per request (the
 // figure a loaded machine disturbs least); at the end, the medians and each one's median per-round
 // CPU ratio to the first. `--after a,m` loads those scenarios on every process first (a process that
-// has served other routes, as the bench's b2). `--seconds N` changes the measured time.
+// has served other routes, as the bench's b2). `--seconds N` changes the measured time. `--runtime
+// bun|deno` serves every script with that runtime (from .cache/runtimes/) instead of this Node.
+// `--route N` loads only the Nth request of the mixed traffic (m), to compare (m) route by route.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { scenarios } from '../http/scenarios.mjs';
+import { mixedRequests } from '../http/mixed-traffic.mjs';
 import { startServer } from '../http/server-process.mjs';
 import { load } from '../http/load-generator.mjs';
 import { cpuSeconds } from '../http/process-cpu.mjs';
+import { runtimeBinary } from '../../test/runtimes/install-runtimes.mjs';
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
-  options: { after: { type: 'string' }, seconds: { type: 'string', default: '5' } },
+  options: { after: { type: 'string' }, seconds: { type: 'string', default: '5' }, runtime: { type: 'string' }, route: { type: 'string' } },
 });
 const [scenarioId, roundsText, ...pairs] = positionals;
-const scenario = scenarios.find((candidate) => candidate.id === scenarioId);
+const route = flags.route === undefined ? undefined : mixedRequests[Number(flags.route) - 1];
+const scenario =
+  route === undefined
+    ? scenarios.find((candidate) => candidate.id === scenarioId)
+    : { id: `m${flags.route}`, title: `(m) route ${flags.route} alone: ${route.shape}`, mixed: [route] };
 if (!scenario || pairs.length === 0) throw new Error('usage: ab-servers.mjs <scenario id> <rounds> <name>=<script> ...');
 const rounds = Number(roundsText);
 const seconds = Number(flags.seconds);
 const before = (flags.after?.split(',') ?? []).map((id) => scenarios.find((candidate) => candidate.id === id));
+const runtime =
+  flags.runtime === undefined
+    ? {}
+    : {
+        command: runtimeBinary(flags.runtime),
+        nodeArgs: flags.runtime === 'deno' ? ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys'] : [],
+      };
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -38,7 +53,8 @@ try {
     const [name, script] = pair.split('=');
     const port = 21_000 + Math.floor(Math.random() * 20_000) + i;
     const process = await startServer({ name, script: resolve(script) }, port, {
-      probe: scenario.request ?? { path: '/hello', headers: {} },
+      probe: [scenario.request ?? scenario.mixed[0].request].find((request) => request.method === 'GET') ?? { path: '/hello', headers: {} },
+      ...runtime,
     });
     running.push({ name, port, process, rps: [], cpu: [] });
   }

@@ -1,4 +1,4 @@
-import { keptBody, Response as KilnResponse } from '../response/kiln-response.js';
+import { keptBody, pendingHeaders, Response as KilnResponse } from '../response/kiln-response.js';
 
 interface RuntimeGlobals {
   Bun?: unknown;
@@ -19,18 +19,29 @@ export const platformSendsResponses =
 
 const onWorkers = runtime.navigator?.userAgent === 'Cloudflare-Workers';
 
+/** Headers given to a Kiln Response as a plain record and never read, as a record again. */
+function headerRecord(pending: string[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (let i = 0; i < pending.length; i += 2) record[pending[i]!] = pending[i + 1]!;
+  return record;
+}
+
 /**
  * A Kiln Response as the global Response its runtime can send (the same status, headers and
  * body); any other as it is. On Workers a body already encoded (`compression()`) is also marked
  * `encodeBody: 'manual'`: workerd otherwise encodes a body itself by its Content-Encoding.
  */
+// hot path (Bun, Deno): a handler's `new Response(text, { headers: {...} })`
 export function platformResponse(response: Response): Response {
   const encoded = onWorkers && response.headers.has('content-encoding');
   if (!encoded && !(response instanceof KilnResponse)) return response;
+  // Headers never read are handed over as the record they were given as (no Headers object is
+  // built for them): Deno sends a string body with only a Content-Type on its fast path then.
+  const pending = pendingHeaders(response);
   const init: ResponseInit & { encodeBody?: 'manual' } = {
     status: response.status,
     statusText: response.statusText,
-    headers: response.headers,
+    headers: pending === undefined ? response.headers : headerRecord(pending),
   };
   if (encoded) init.encodeBody = 'manual';
   return new globalThis.Response(keptBody(response) ?? response.body, init);

@@ -1,6 +1,6 @@
 // A user's project, end to end, exactly as the Getting started page (docs/guide/getting-started.md)
-// says: both packages packed from a copy of this working tree (what a fresh clone holds: no dist/),
-// a new project created beside it with the page's commands and files, the tarballs installed with
+// says: both packages packed from a copy of this working tree (what a fresh clone holds: no dist/;
+// once per `npm test`, for every consumer suite on every Node: support/packed-tarballs.ts), a new project created beside it with the page's commands and files, the tarballs installed with
 // npm, built with tspc, tested, started and asked over HTTP on 127.0.0.1, the docs page included.
 // Then the page's next sections: vitest with its config beside node:test, the esbuild bundle run
 // from an empty folder with the docs page on, the esbuild watch-and-restart script. And what the
@@ -11,11 +11,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { linkTree } from './support/link-tree.js';
+import { packedTarballs, withoutLines } from './support/packed-tarballs.js';
 import { readmeBlock, readmeBlocks } from './support/readme-blocks.js';
 import { runCommand, runScript } from './support/run-command.js';
 import { startApp, type StartedApp } from './support/started-app.js';
@@ -48,17 +48,6 @@ for (const fail of [() => createServer({ controllers: [NotAController] }), () =>
 }
 `;
 
-/** A shell block of the page without the lines the test does itself; asserts they are there. */
-function withoutLines(block: string, lines: readonly string[]): string {
-  const kept = block.split('\n');
-  for (const line of lines) {
-    const at = kept.findIndex((text) => text.replace(/\s+#.*$/, '').trim() === line);
-    assert.ok(at >= 0, `the page's block lacks the line '${line}':\n${block}`);
-    kept.splice(at, 1);
-  }
-  return kept.join('\n');
-}
-
 function tarballFiles(tarball: string): string[] {
   return execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
     .trim()
@@ -73,21 +62,7 @@ function filesUnder(dir: string, suffix: string): string[] {
 }
 
 test('Getting started step 1: npm pack, in a copy of the working tree without dist/, builds both packages and ships dist/, sources, no tests', async () => {
-  // A fresh clone: the tracked and new files of this working tree, nothing built.
-  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8' })
-    .split('\0')
-    .filter(Boolean);
-  for (const file of files) {
-    if (!existsSync(join(root, file))) continue; // deleted in the working tree, not yet committed
-    mkdirSync(dirname(join(clone, file)), { recursive: true });
-    cpSync(join(root, file), join(clone, file));
-  }
-  assert.not.ok(existsSync(join(clone, 'dist')));
-  // `npm ci` installs this checkout's lockfile, which gave this checkout its node_modules: the
-  // test links those files instead of spending some 15 s of CPU on installing them again (.ci/run
-  // runs npm ci from scratch). A link, not a symlink: real paths stay inside the clone.
-  linkTree(join(root, 'node_modules'), join(clone, 'node_modules'));
-  const pack = await runScript(withoutLines(readmeBlock(blocks, 'pack'), ['npm ci']), workDir);
+  const pack = await packedTarballs(workDir);
   assert.is(pack.exitCode, 0, pack.output);
 
   const core = tarballFiles(join(clone, 'kiln-core-0.1.0.tgz'));

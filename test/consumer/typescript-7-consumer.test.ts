@@ -1,17 +1,16 @@
 // The Getting started page's TypeScript 7 variant (docs/guide/getting-started.md, "With
 // TypeScript 7"), verbatim, in an empty folder: both packages packed from a copy of this working
-// tree, a new project whose `typescript` is 7.0 with TypeScript 6 beside it as `typescript-6`,
+// tree (support/packed-tarballs.ts), a new project whose `typescript` is 7.0 with TypeScript 6 beside it as `typescript-6`,
 // built with esbuild and @kiln/core/esbuild, its node:test file run through @kiln/core/register,
 // the server started and asked over HTTP on 127.0.0.1. A suite of its own: consumer.test.ts
 // already fills most of a suite's time.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { linkTree } from './support/link-tree.js';
+import { packedTarballs, withoutLines } from './support/packed-tarballs.js';
 import { readmeBlock, readmeBlocks } from './support/readme-blocks.js';
 import { runScript } from './support/run-command.js';
 import { startApp } from './support/started-app.js';
@@ -19,32 +18,11 @@ import { startApp } from './support/started-app.js';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const blocks = readmeBlocks(join(root, 'docs', 'guide', 'getting-started.md'));
 const workDir = mkdtempSync(join(tmpdir(), 'kiln-consumer-ts7-'));
-const clone = join(workDir, 'kiln');
-
-/** A shell block of the page without the lines the test does itself; asserts they are there. */
-function withoutLines(block: string, lines: readonly string[]): string {
-  const kept = block.split('\n');
-  for (const line of lines) {
-    const at = kept.findIndex((text) => text.replace(/\s+#.*$/, '').trim() === line);
-    assert.ok(at >= 0, `the page's block lacks the line '${line}':\n${block}`);
-    kept.splice(at, 1);
-  }
-  return kept.join('\n');
-}
 
 test('Getting started step 1 (as consumer.test.ts runs it): npm pack in a copy of the working tree', async () => {
-  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8' })
-    .split('\0')
-    .filter(Boolean);
-  for (const file of files) {
-    if (!existsSync(join(root, file))) continue;
-    mkdirSync(dirname(join(clone, file)), { recursive: true });
-    cpSync(join(root, file), join(clone, file));
-  }
-  linkTree(join(root, 'node_modules'), join(clone, 'node_modules'));
-  const pack = await runScript(withoutLines(readmeBlock(blocks, 'pack'), ['npm ci']), workDir);
+  const pack = await packedTarballs(workDir);
   assert.is(pack.exitCode, 0, pack.output);
-  assert.ok(existsSync(join(clone, 'kiln-core-0.1.0.tgz')));
+  assert.ok(existsSync(join(workDir, 'kiln', 'kiln-core-0.1.0.tgz')));
 });
 
 test("Getting started, With TypeScript 7: the page's project builds with esbuild, tests through @kiln/core/register and serves the app", async () => {
