@@ -7,6 +7,7 @@ import {
   type TypeScript7Ast,
   type TypeScript7Module,
 } from './typescript-7-checker.cjs';
+import { requireTypeScript7Module } from './typescript-7-modules.cjs';
 
 /**
  * TypeScript 7's checker for the bundler path (`@kiln/core/esbuild`, `/vite`, `/register`) of a
@@ -31,9 +32,9 @@ export class TypeScript7Session {
     readonly readText: (fileName: string) => string | undefined,
   ) {
     try {
-      // ES modules: loaded with require(esm) (Node 20.19 and 22.12 on).
-      this.#sync = projectRequire('typescript/unstable/sync') as TypeScript7Module;
-      this.#ast = projectRequire('typescript/unstable/ast') as TypeScript7Ast;
+      // ES modules: loaded with require(esm) (Node 20.19 and 22.12 on), or imported ahead by the register hook.
+      this.#sync = requireTypeScript7Module(projectRequire, 'typescript/unstable/sync') as TypeScript7Module;
+      this.#ast = requireTypeScript7Module(projectRequire, 'typescript/unstable/ast') as TypeScript7Ast;
     } catch (error) {
       throw new Error(
         `@kiln/core: the checker 'typescript-7' needs the project's typescript to be TypeScript 7 (typescript/unstable/sync) and Node 20.19 or later: ${(error as Error).message}`,

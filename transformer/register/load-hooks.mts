@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { MessagePort } from 'node:worker_threads';
 import { KilnBuildService, type BuildMessage } from '../bundler/kiln-build-service.cjs';
 import { stripTypes } from './type-stripping.cjs';
+import { provideImportedModule } from '../checker/typescript-7-modules.cjs';
 
 interface HookData {
   readonly port?: MessagePort;
@@ -21,7 +22,8 @@ type NextLoad = (
 
 const typeScriptFile = /\.[cm]?ts$/;
 let data: HookData = {};
-let service: KilnBuildService | undefined;
+/** One build service for every load, started by the first (loads run concurrently). */
+let service: Promise<KilnBuildService> | undefined;
 
 export function initialize(given: HookData | undefined): void {
   data = given ?? {};
@@ -58,8 +60,8 @@ export async function load(url: string, context: { format?: string | null }, nex
   const loaded = await nextLoad(url, { ...context, format: 'module' });
   const code = typeof loaded.source === 'string' ? loaded.source : Buffer.from(loaded.source as Uint8Array).toString('utf8');
 
-  service ??= new KilnBuildService({ tsconfig: resolvePath(data.tsconfig ?? 'tsconfig.json') });
-  const result = service.transform(fileName, code);
+  service ??= startService(resolvePath(data.tsconfig ?? 'tsconfig.json'));
+  const result = (await service).transform(fileName, code);
   if (result !== undefined) {
     data.port?.postMessage({ watch: [url, ...result.watchFiles.map((file) => pathToFileURL(file).href)] });
     if (result.errors.length > 0) throw refused(fileName, result.errors);
@@ -70,6 +72,28 @@ export async function load(url: string, context: { format?: string | null }, nex
     return { format: 'module', source: result.code + map, shortCircuit: true };
   }
   return { format: 'module', source: stripTypes(createRequire(fileName), fileName, code), shortCircuit: true };
+}
+
+async function startService(tsconfig: string): Promise<KilnBuildService> {
+  await importTypeScript7Api(tsconfig);
+  return new KilnBuildService({ tsconfig });
+}
+
+/**
+ * In a TypeScript 7 project, imports TypeScript 7's API modules for its checker: on this thread
+ * Node 22 cannot require them (see checker/typescript-7-modules.cts). Nothing in other projects.
+ */
+async function importTypeScript7Api(tsconfig: string): Promise<void> {
+  const projectRequire = createRequire(tsconfig);
+  for (const specifier of ['typescript/unstable/sync', 'typescript/unstable/ast']) {
+    let resolved: string;
+    try {
+      resolved = projectRequire.resolve(specifier);
+    } catch {
+      return; // not TypeScript 7: its package alone has these entry points
+    }
+    provideImportedModule(resolved, await import(pathToFileURL(resolved).href));
+  }
 }
 
 /** The error that refuses a module: every KILN error at its place, nothing of the loader's own stack. */
