@@ -179,15 +179,17 @@ export class RedisStore implements RateLimitStore {
     const sentAt = this.#clock === undefined ? localNow() : this.#clock();
     const offset = this.#offset;
     let time: string;
+    // the time sent, as a number: what the counter's short reply (3 integers) leaves out
+    let timeMs = Number.NaN;
     // In Redis time: past it, this request has been given up (timed out) and the script must not count it.
     let deadline = offset === undefined ? -1 : sentAt + offset + this.#timeoutMs;
     // whether the reply's time is a fresh reading (Redis's TIME or the clock option) to learn the offset from
     let readsClock = true;
-    if (this.#clock !== undefined) time = String(sentAt);
+    if (this.#clock !== undefined) time = String((timeMs = sentAt));
     else if (counter && offset !== undefined && !this.#failing && sentAt - this.#offsetAt < offsetLifetimeMs) {
       // The counter's hot path: Redis time estimated here, so the script runs no TIME (3 commands, not 4).
       // No deadline can be checked against a time fixed at sending: a call answered late is taken back instead.
-      time = String(Math.round(sentAt + offset));
+      time = String((timeMs = Math.round(sentAt + offset)));
       deadline = -1;
       readsClock = false;
     } else time = '';
@@ -200,21 +202,23 @@ export class RedisStore implements RateLimitStore {
         resolve(this.#failed(new RedisStoreTimeoutError(`Redis did not answer within ${this.#timeoutMs} ms`)));
       });
       const answered = (values: unknown): void => {
-        const reply = (values as (number | string)[]).map(Number);
+        const reply = values as (number | string)[];
+        const status = Number(reply[0]);
         if (!this.#deadlines.finish(call)) {
           // given up already and answered without it: a count the late call made must not stay
-          if (counter && reply[0] === 1) this.#takeBack(redisKey, reply[4]!);
+          if (counter && status === 1)
+            this.#takeBack(redisKey, reply.length === 3 ? Math.floor(timeMs / this.#windowMs) : Number(reply[4]));
           return;
         }
-        if (reply[0]! < 0) {
+        if (status < 0) {
           resolve(
             this.#failed(new RedisStoreTimeoutError('Redis ran the command after this request had given up on it; it was not counted')),
           );
           return;
         }
         this.#failing = false;
-        if (readsClock) this.#learnOffset(reply[counter ? 3 : 2]! - sentAt, sentAt);
-        resolve(counter ? this.#counterHit(reply) : { count: reply[0]!, resetTime: Date.now() + reply[1]! });
+        if (readsClock) this.#learnOffset((reply.length === 3 ? timeMs : Number(reply[counter ? 3 : 2])) - sentAt, sentAt);
+        resolve(counter ? this.#counterHit(status === 1, reply, timeMs) : { count: status, resetTime: Date.now() + Number(reply[1]) });
       };
       const failed = (error: unknown): void => {
         if (!this.#deadlines.finish(call)) return; // the timeout answered already
@@ -233,14 +237,25 @@ export class RedisStore implements RateLimitStore {
     });
   }
 
-  /** The counter script's reply { counted, previous, current, time, window } as a hit, its reset time moved to local time. */
-  #counterHit(reply: number[]): RateLimitHit {
+  /**
+   * The counter script's reply { counted, previous, current, time, window } as a hit, its reset
+   * time moved to local time. A reply of the first three alone means: counted at `timeMs`, the
+   * time sent, in that time's window.
+   */
+  #counterHit(counted: boolean, reply: (number | string)[], timeMs: number): RateLimitHit {
     const windowMs = this.#windowMs;
-    const window = reply[4]!;
-    // the time the script counted at: the start of the key's window when that is later than ours
-    const now = Math.max(reply[3]!, window * windowMs);
-    const counts = { window, previous: reply[1]!, current: reply[2]! };
-    const hit = settle(counts, reply[0] === 1, now, now - window * windowMs, windowMs, this.#max);
+    let window: number;
+    let now: number;
+    if (reply.length === 3) {
+      now = timeMs;
+      window = Math.floor(now / windowMs);
+    } else {
+      window = Number(reply[4]);
+      // the time the script counted at: the start of the key's window when that is later than ours
+      now = Math.max(Number(reply[3]), window * windowMs);
+    }
+    const counts = { window, previous: Number(reply[1]), current: Number(reply[2]) };
+    const hit = settle(counts, counted, now, now - window * windowMs, windowMs, this.#max);
     hit.resetTime = Date.now() + (hit.resetTime - now);
     return hit;
   }

@@ -19,7 +19,9 @@ import { redisNow } from './redis-now-script.js';
  * ARGV[4] the caller's deadline in Redis time (ms; -1: none), past which the request has been
  * given up and must not count; ARGV[5] the time in ms ('': the Redis server's TIME).
  * Returns { 1 counted / 0 refused / -1 stale, previous count, current count, the time read or
- * given (ms), the window index counted in }.
+ * given (ms), the window index counted in }; only the first three when the caller gave the time
+ * and the window is the one of that time (the hot path: the caller knows both, and each integer of
+ * a reply costs the client's RESP parser a measurable share of the call).
  * The admission test is `fits` of sliding-window-counter.ts, the same products in doubles.
  */
 export const slidingWindowCounterScript = `
@@ -43,12 +45,14 @@ if state then
   end
 end
 local elapsed = math.max(0, now - window * windowMs)
+local counted = 0
 if previous * (windowMs - elapsed) + (current + 1) * windowMs <= max * windowMs then
+  counted = 1
   current = current + 1
   redis.call('SET', KEYS[1], string.format('%d %d %d', window, previous, current), 'PX', 2 * windowMs - elapsed)
-  return { 1, previous, current, now, window }
 end
-return { 0, previous, current, now, window }
+if ARGV[5] ~= '' and now >= window * windowMs then return { counted, previous, current } end
+return { counted, previous, current, now, window }
 `;
 
 export const slidingWindowCounterSha = createHash('sha1').update(slidingWindowCounterScript).digest('hex');
