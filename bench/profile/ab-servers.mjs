@@ -11,10 +11,10 @@
 // bun|deno` serves every script with that runtime (from .cache/runtimes/) instead of this Node.
 // `--route N` loads only the Nth request of the mixed traffic (m), to compare (m) route by route.
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
 import { scenarios } from '../http/scenarios.mjs';
 import { mixedRequests } from '../http/mixed-traffic.mjs';
-import { startServer } from '../http/server-process.mjs';
+import { startNamedServers } from './named-servers.mjs';
+import { median } from '../report/statistics.mjs';
 import { load } from '../http/load-generator.mjs';
 import { cpuSeconds } from '../http/process-cpu.mjs';
 import { runtimeBinary } from '../../test/runtimes/install-runtimes.mjs';
@@ -41,23 +41,13 @@ const runtime =
         nodeArgs: flags.runtime === 'deno' ? ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys'] : [],
       };
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
 const running = [];
 try {
-  for (const [i, pair] of pairs.entries()) {
-    const [name, script] = pair.split('=');
-    const port = 21_000 + Math.floor(Math.random() * 20_000) + i;
-    const process = await startServer({ name, script: resolve(script) }, port, {
-      probe: [scenario.request ?? scenario.mixed[0].request].find((request) => request.method === 'GET') ?? { path: '/hello', headers: {} },
-      ...runtime,
-    });
-    running.push({ name, port, process, rps: [], cpu: [] });
-  }
+  await startNamedServers(pairs, running, {
+    probe: [scenario.request ?? scenario.mixed[0].request].find((request) => request.method === 'GET') ?? { path: '/hello', headers: {} },
+    ...runtime,
+  });
+  for (const instance of running) Object.assign(instance, { rps: [], cpu: [] });
   for (const instance of running) for (const warm of before) await load(instance.port, warm, 3);
   for (let round = 0; round < rounds; round++) {
     const offset = round % running.length;

@@ -10,9 +10,8 @@
 // and interquartile range of the per-cycle ratio first/this. `--routes` keeps only those entries
 // (numbered from 1) of a mixed scenario's rotation: which part of the mix carries a difference.
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
 import { scenarios } from '../http/scenarios.mjs';
-import { startServer } from '../http/server-process.mjs';
+import { startNamedServers } from './named-servers.mjs';
 import { load } from '../http/load-generator.mjs';
 import { cpuSeconds } from '../http/process-cpu.mjs';
 
@@ -40,14 +39,8 @@ const quantile = (values, q) => {
 
 const running = [];
 try {
-  for (const [i, pair] of pairs.entries()) {
-    const [name, script] = pair.split('=');
-    const port = 21_000 + Math.floor(Math.random() * 20_000) + i;
-    const process = await startServer({ name, script: resolve(script) }, port, {
-      probe: scenario.request ?? { path: '/hello', headers: {} },
-    });
-    running.push({ name, port, process, cpu: [], requests: [] });
-  }
+  await startNamedServers(pairs, running, { probe: scenario.request ?? { path: '/hello', headers: {} } });
+  for (const instance of running) Object.assign(instance, { cpu: [], requests: [] });
   for (const instance of running) {
     for (const warm of before) await load(instance.port, warm, 3);
     await load(instance.port, scenario, 3);

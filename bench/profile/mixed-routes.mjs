@@ -9,10 +9,10 @@
 // first/this. Which routes carry a framework's gap to raw node:http, measured the way
 // ab-servers.mjs measures one scenario.
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
 import { scenarios } from '../http/scenarios.mjs';
 import { mixedRequests } from '../http/mixed-traffic.mjs';
-import { startServer } from '../http/server-process.mjs';
+import { startNamedServers } from './named-servers.mjs';
+import { median } from '../report/statistics.mjs';
 import { load } from '../http/load-generator.mjs';
 import { cpuSeconds } from '../http/process-cpu.mjs';
 
@@ -28,20 +28,10 @@ const chosen = flags.routes?.split(',').map((n) => Number(n) - 1) ?? mixedReques
 const routes = chosen.map((i) => ({ id: `m${i + 1}`, title: mixedRequests[i].shape, mixed: [mixedRequests[i]] }));
 const mixed = scenarios.find((scenario) => scenario.id === 'm');
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
 const running = [];
 try {
-  for (const [i, pair] of pairs.entries()) {
-    const [name, script] = pair.split('=');
-    const port = 21_000 + Math.floor(Math.random() * 20_000) + i;
-    const process = await startServer({ name, script: resolve(script) }, port);
-    running.push({ name, port, process, cpu: routes.map(() => []) });
-  }
+  await startNamedServers(pairs, running);
+  for (const instance of running) instance.cpu = routes.map(() => []);
   for (const instance of running) await load(instance.port, mixed, 3);
   for (let round = 0; round < rounds; round++) {
     const offset = round % running.length;
