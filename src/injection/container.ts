@@ -1,5 +1,5 @@
 import { kDependencies, kInjectable } from '../symbols.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { Dependency, DependencyPlan } from './dependency.js';
 
 /**
@@ -79,7 +79,7 @@ export class Container {
           value.then(
             (resolved) => void (entry.value = resolved),
             (error) => {
-              throw new KilnError('KILN021', `The factory of ${describeToken(token)} rejected: ${(error as Error)?.message ?? error}`);
+              throw kilnError('KILN021', 'factoryRejected', describeToken(token), (error as Error)?.message ?? error);
             },
           ),
         );
@@ -108,7 +108,7 @@ export class Container {
   assertResolved(): void {
     if (this.#problems.length === 0) return;
     const list = [...new Set(this.#problems)];
-    throw new KilnError('KILN020', `Dependency injection failed:\n  - ${list.join('\n  - ')}`);
+    throw kilnError('KILN020', 'unwired', list);
   }
 
   /**

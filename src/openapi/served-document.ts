@@ -4,7 +4,7 @@
 // rate limiter's 429, a guard's bearer token).
 import type * as Fs from 'node:fs';
 import type { CompiledRoute } from '../app/route-table.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { DocsOptions } from './docs-options.js';
 import { middlewareDescription, type MiddlewareOpenApi } from './middleware-description.js';
 import { addSecurity } from './security-requirements.js';
@@ -22,33 +22,23 @@ function openApiPath(path: string): string {
 /** Reads and parses the document the option names. */
 export function readDocument(document: DocsOptions['document']): Json {
   if (document === null || (typeof document !== 'string' && typeof document !== 'object')) {
-    throw new KilnError(
-      'KILN030',
-      'docs.document must name the OpenAPI document the build wrote (a path, a file: URL or the parsed document)',
-    );
+    throw kilnError('KILN030', 'document');
   }
   let parsed: unknown = document;
   if (typeof document === 'string' || document instanceof URL) {
     const fs = optionalNodeBuiltin<typeof Fs>('node:fs');
     if (fs === undefined) {
-      throw new KilnError(
-        'KILN031',
-        `docs.document: this runtime has no file system to read ${String(document)} from (Workers): pass the parsed document, e.g. import document from './openapi.json' with { type: 'json' }`,
-      );
+      throw kilnError('KILN031', 'noFileSystem', String(document));
     }
     try {
       parsed = JSON.parse(fs.readFileSync(document, 'utf8'));
     } catch (error) {
-      throw new KilnError(
-        'KILN031',
-        `docs.document: cannot read the OpenAPI document ${String(document)} (${(error as Error).message}). ` +
-          'Build with the openapi option of @kiln/core/transformer, e.g. "openapi": { "output": "openapi.json" }',
-      );
+      throw kilnError('KILN031', 'unreadable', String(document), (error as Error).message);
     }
   }
   const json = parsed as Json;
   if (typeof json?.openapi !== 'string' || !json.openapi.startsWith('3.1') || typeof json.paths !== 'object' || json.paths === null) {
-    throw new KilnError('KILN031', 'docs.document is not an OpenAPI 3.1 document (no "openapi": "3.1.x" or no "paths")');
+    throw kilnError('KILN031', 'notOpenApi');
   }
   return json;
 }
@@ -63,10 +53,7 @@ export function servedDocument(document: Json, routes: readonly CompiledRoute[])
     const { method, path } = route.info;
     const operation: Json | undefined = served.paths[openApiPath(path)]?.[method.toLowerCase()];
     if (operation === undefined) {
-      throw new KilnError(
-        'KILN032',
-        `The OpenAPI document does not describe ${method} ${path} (${route.name}): it was written by an older build. Rebuild the app with tspc`,
-      );
+      throw kilnError('KILN032', 'routeMissing', method, path, route.name);
     }
     const descriptions: MiddlewareOpenApi[] = [];
     for (const middleware of route.middlewares) {

@@ -29,7 +29,7 @@ import { readMultipart, UploadFolder } from './multipart.js';
 import type { UploadLimits } from './upload-options.js';
 import { parseJsonBody } from './body-json.js';
 import { isHeaderName, isHeaderValue, recordableHeaderName } from '../response/header-rules.js';
-import { KilnError } from '../kiln-error.js';
+import { KilnError, kilnError } from '../kiln-error.js';
 import { clientAddress, type ProxyTrust } from './client-address.js';
 import { requestId } from './request-id.js';
 import type { Logger } from '../logging/logger.js';
@@ -140,7 +140,7 @@ function refusedHeader(name: unknown, value: unknown): KilnError {
     reason =
       'its value has a character HTTP cannot carry (a control character such as CR, LF or NUL, DEL, or one past U+00FF: percent-encode it)';
   else reason = 'it is a connection or framing header, which Kiln writes itself';
-  return new KilnError('KILN040', `setResponseHeader(${shown}, ...) refused: ${reason}`);
+  return kilnError('KILN040', 'headerRefused', shown, reason);
 }
 
 const emptyParams: Record<string, string> = Object.freeze(Object.create(null));

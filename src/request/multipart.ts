@@ -4,7 +4,7 @@ import type * as osModule from 'node:os';
 import type * as pathModule from 'node:path';
 import type { BusboyConstructor, BusboyFileStream, BusboyInstance } from '@fastify/busboy';
 import { HttpError } from '../http-error.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import { nodeBuiltin } from '../node-builtin.js';
 import type { UploadLimits } from './upload-options.js';
 
@@ -21,10 +21,7 @@ function loadBusboy(): BusboyConstructor {
     const loaded = createRequire(import.meta.url)('@fastify/busboy') as { Busboy?: BusboyConstructor } & BusboyConstructor;
     busboy = loaded.Busboy ?? loaded;
   } catch (error) {
-    const failure = new KilnError(
-      'KILN013',
-      'A multipart/form-data body arrived, and reading it needs the @fastify/busboy package: npm install @fastify/busboy',
-    );
+    const failure = kilnError('KILN013', 'noBusboy');
     failure.cause = error;
     throw failure;
   }
