@@ -1,4 +1,4 @@
-import { isDocsRoute } from '../docs/docs-routes.js';
+import { isDocsRoute } from '../openapi/docs-routes.js';
 import type { MiddlewareFunction } from '../middleware.js';
 import type { KilnRequest } from '../request/kiln-request.js';
 import type { RouteInfo } from '../router/route-info.js';
