@@ -21,7 +21,7 @@ export interface KilnConfig {
   maxBodySize?: number;
   /** Limits of `multipart/form-data` bodies (file uploads): see `UploadOptions`. */
   uploads?: UploadOptions;
-  /** Which proxies report the client address for `req.ip` (and the rate limiter's key): see `TrustProxy`. Default true (the spec's rule). */
+  /** Which proxies report the client address for `req.ip` (and the rate limiter's key): see `TrustProxy`. Default: forwarding headers believed only from a loopback or private-network peer. */
   trustProxy?: TrustProxy;
   /**
    * Called once for every error that is not an `HttpError` (the client gets a bare 500). Default:
