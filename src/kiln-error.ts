@@ -1,5 +1,5 @@
-/** When a code is thrown: while the application is declared and started, or while a request is answered. */
-type Moment = 'start-up' | 'per request';
+/** When a code is thrown: while the application is declared and started, while a request is answered, or either. */
+type Moment = 'start-up' | 'per request' | 'start-up or per request';
 
 interface ErrorEntry {
   /** One line: what is wrong (docs/reference/diagnostics.md says more). */
@@ -92,6 +92,7 @@ export const runtimeErrors = {
       uploads: () => 'uploads must be an object of upload limits',
       uploadsLimit: (name: string, value: unknown) => `uploads.${name} must be a whole number of at least 0, got ${String(value)}`,
       uploadsTmpDir: () => 'uploads.tmpDir must be a folder path',
+      milliseconds: (where: string, value: unknown) => `${where} must be a whole number of milliseconds (0 for none), got ${String(value)}`,
     },
   },
   KILN008: {
@@ -313,6 +314,53 @@ export const runtimeErrors = {
       entryKind: (kind: string) => `trustProxy: every entry of the list must be a string, got ${kind}`,
       notAnAddress: (entry: string) => `trustProxy: '${entry}' is not an IP address or CIDR range (e.g. '10.0.0.0/8', '::1', 'loopback')`,
       prefixLength: (entry: string, width: number) => `trustProxy: '${entry}' has an invalid prefix length (0 to ${width})`,
+    },
+  },
+  KILN080: {
+    means: '`secureHeaders(options)` got an invalid option (an unknown name, a value a header cannot carry, a malformed CSP directive)',
+    when: 'start-up',
+    messages: {
+      options: () => 'secureHeaders: options must be an object',
+      unknownOption: (key: string, known: string) => `secureHeaders: unknown option '${key}' (the options are ${known})`,
+      notAString: (option: string, kind: string) => `secureHeaders: ${option} must be a string or false; got ${kind}`,
+      headerValue: (option: string, value: string) =>
+        `secureHeaders: ${option} must be a header value (no control characters), or false; got ${JSON.stringify(value)}`,
+      policy: () => 'secureHeaders: contentSecurityPolicy must be directives, a string or false',
+      directiveName: (name: string) =>
+        `secureHeaders: contentSecurityPolicy has a directive named ${JSON.stringify(name)}: directive names are lower-case, like 'script-src'`,
+      directiveSources: (name: string) =>
+        `secureHeaders: contentSecurityPolicy['${name}'] must be a list of sources without ';' or ',' (quote keywords: "'self'"), true or false`,
+    },
+  },
+  KILN081: {
+    means: '`csrf(options)` got an invalid option, or `csrfToken(req)` was called on a route without `csrf({ doubleSubmit: true })`',
+    when: 'start-up or per request',
+    messages: {
+      options: () => 'csrf: options must be an object',
+      trustedOrigins: () => 'csrf: trustedOrigins must be a list of origins',
+      notAnOrigin: (origin: unknown) => `csrf: trustedOrigins has ${JSON.stringify(origin)}, which is not an origin such as 'https://app.example'`,
+      originAlone: (origin: unknown, alone: string) =>
+        `csrf: trustedOrigins has ${JSON.stringify(origin)}: write the origin alone, ${JSON.stringify(alone)}`,
+      doubleSubmit: () => 'csrf: doubleSubmit must be true, false or { header?, field?, cookie? }',
+      doubleSubmitCookie: () => 'csrf: doubleSubmit.cookie must be a cookie name',
+      noToken: () => 'csrfToken(req) needs csrf({ doubleSubmit: true }) among the middlewares of this route',
+    },
+  },
+  KILN082: {
+    means:
+      'a cookie cannot be set as asked: a name that is not a token, an attribute that cannot be sent, or a `__Host-`/`__Secure-` prefix, `SameSite=None` or `Partitioned` rule broken',
+    when: 'per request',
+    messages: {
+      refused: (name: string, reason: string) => `Cookie ${JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}...` : name)}: ${reason}`,
+    },
+  },
+  KILN083: {
+    means: 'the secrets of `cookieSigner` or `session` are not a non-empty list of strings of at least 32 characters',
+    when: 'start-up',
+    messages: {
+      noSecrets: (what: string) => `${what}: secrets must be a string or a non-empty list of strings (newest first)`,
+      shortSecret: (what: string, index: number, shortest: number, got: string) =>
+        `${what}: secret ${index} must be a string of at least ${shortest} characters (random, from an environment variable or a secret store), got ${got}`,
     },
   },
 } as const satisfies Record<`KILN0${number}`, ErrorEntry>;
