@@ -338,7 +338,8 @@ export const runtimeErrors = {
     messages: {
       options: () => 'csrf: options must be an object',
       trustedOrigins: () => 'csrf: trustedOrigins must be a list of origins',
-      notAnOrigin: (origin: unknown) => `csrf: trustedOrigins has ${JSON.stringify(origin)}, which is not an origin such as 'https://app.example'`,
+      notAnOrigin: (origin: unknown) =>
+        `csrf: trustedOrigins has ${JSON.stringify(origin)}, which is not an origin such as 'https://app.example'`,
       originAlone: (origin: unknown, alone: string) =>
         `csrf: trustedOrigins has ${JSON.stringify(origin)}: write the origin alone, ${JSON.stringify(alone)}`,
       doubleSubmit: () => 'csrf: doubleSubmit must be true, false or { header?, field?, cookie? }',

@@ -9,11 +9,17 @@ export const shortestSecret = 32;
  */
 export function checkedSecrets(secrets: unknown, what: string): readonly string[] {
   const list = typeof secrets === 'string' ? [secrets] : secrets;
-  if (!Array.isArray(list) || list.length === 0)
-    throw kilnError('KILN083', 'noSecrets', what);
+  if (!Array.isArray(list) || list.length === 0) throw kilnError('KILN083', 'noSecrets', what);
   list.forEach((secret, index) => {
     if (typeof secret !== 'string' || secret.length < shortestSecret)
-      throw kilnError('KILN083', 'shortSecret', what, index, shortestSecret, typeof secret === 'string' ? `${secret.length} characters` : typeof secret);
+      throw kilnError(
+        'KILN083',
+        'shortSecret',
+        what,
+        index,
+        shortestSecret,
+        typeof secret === 'string' ? `${secret.length} characters` : typeof secret,
+      );
   });
   return Object.freeze([...list]);
 }

@@ -1,4 +1,4 @@
-import { KilnError, kilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { KilnRequest } from '../request/kiln-request.js';
 
 /** The attributes of a `Set-Cookie` (RFC 6265bis and CHIPS). */

@@ -49,8 +49,7 @@ function checkedOrigins(origins: unknown): ReadonlySet<string> {
       } catch {
         throw kilnError('KILN081', 'notAnOrigin', origin);
       }
-      if (url.origin !== origin)
-        throw kilnError('KILN081', 'originAlone', origin, url.origin);
+      if (url.origin !== origin) throw kilnError('KILN081', 'originAlone', origin, url.origin);
       return url.origin;
     }),
   );
@@ -100,8 +99,7 @@ async function submittedToken(req: KilnRequest, plan: TokenPlan): Promise<string
  */
 export function csrfToken(req: KilnRequest): string {
   const plan = (req as WithToken)[kCsrfToken];
-  if (plan === undefined)
-    throw kilnError('KILN081', 'noToken');
+  if (plan === undefined) throw kilnError('KILN081', 'noToken');
   const name = plan.cookie(req);
   const current = req.cookies[name];
   if (current !== undefined && current.length >= 32) return current;

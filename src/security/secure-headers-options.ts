@@ -1,4 +1,4 @@
-import { KilnError, kilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import { isHeaderValue } from '../response/header-rules.js';
 
 /**
@@ -77,8 +77,7 @@ const knownOptions = new Set([...Object.keys(plainHeaders), 'contentSecurityPoli
 const directiveName = /^[a-z][a-z0-9-]*$/;
 
 function checkValue(option: string, value: string): string {
-  if (!isHeaderValue(value) || value.trim() === '')
-    throw kilnError('KILN080', 'headerValue', option, value);
+  if (!isHeaderValue(value) || value.trim() === '') throw kilnError('KILN080', 'headerValue', option, value);
   return value;
 }
 
@@ -87,8 +86,7 @@ function policyText(directives: CspDirectives): string {
   const merged: Record<string, readonly string[] | string | boolean> = { ...defaultDirectives, ...directives };
   const parts: string[] = [];
   for (const [name, value] of Object.entries(merged)) {
-    if (!directiveName.test(name))
-      throw kilnError('KILN080', 'directiveName', name);
+    if (!directiveName.test(name)) throw kilnError('KILN080', 'directiveName', name);
     if (value === false) continue;
     if (value === true) {
       parts.push(name);
