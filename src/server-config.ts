@@ -38,7 +38,11 @@ export interface KilnConfig {
   requestTimeout?: number;
   /** Milliseconds an idle keep-alive connection stays open. Default 5 000. */
   keepAliveTimeout?: number;
-  /** Milliseconds `close()` lets in-flight requests finish before cutting their connections. Default 10 000. */
+  /**
+   * Milliseconds the whole of `close()` may take: in-flight requests finish within it (their
+   * connections are cut at the deadline), then the services' `onClose()` hooks run in the time
+   * left; a hook still running at the deadline is logged by name and abandoned. Default 10 000.
+   */
   shutdownTimeout?: number;
   /** Deepest nesting of arrays and objects in a JSON body; deeper answers 400 before parsing. Default 64. */
   maxBodyDepth?: number;
@@ -84,6 +88,6 @@ export interface KilnServer {
   fetch(request: Request): Promise<Response>;
   /** The static route table. */
   readonly routes: readonly RouteInfo[];
-  /** Stops accepting connections, lets in-flight requests finish (up to `shutdownTimeout`), runs every service's `onClose()`, then resolves. */
+  /** Stops accepting connections, lets in-flight requests finish, runs every service's `onClose()`, then resolves: within `shutdownTimeout` in all (a hook past it is logged and abandoned). */
   close(): Promise<void>;
 }
