@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileFixture, parseDiagnostics, root, type Reported } from '../transformer/support/compile-fixture.js';
 
-const project = join(root, 'test', 'runtime', 'fixtures', 'types');
+const project = join(root, 'test', 'server', 'fixtures', 'types');
 const expected: { file: string; line: number; code: string }[] = [];
 for (const file of readdirSync(project).filter((name) => name.endsWith('.ts'))) {
   readFileSync(join(project, file), 'utf8')

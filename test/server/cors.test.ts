@@ -206,6 +206,79 @@ Cors(
     ),
 );
 
+/** Each accepted form of `origin` naming `appOrigin`, with what a request from it is granted. */
+const namingForms: [string, CorsOptions['origin'], string][] = [
+  ['a string', appOrigin, appOrigin],
+  ['a RegExp', /^https:\/\/app\.example$/, appOrigin],
+  ['a RegExp with the g flag', /^https:\/\/app\.example$/g, appOrigin],
+  ['a list of strings', [appOrigin, 'https://other-app.example'], appOrigin],
+  ['a list of RegExps', [/^https:\/\/app\.example$/], appOrigin],
+  ['a mixed list', ['https://other-app.example', /^https:\/\/app\.example$/], appOrigin],
+  ['a function returning true', (origin: string | undefined) => origin === appOrigin, appOrigin],
+  ['an async function returning true', async (origin: string | undefined) => origin === appOrigin, appOrigin],
+  ['a function returning the named origin', () => appOrigin, appOrigin],
+  ['an async function returning the named origin', async () => appOrigin, appOrigin],
+];
+/** What a form that names `appOrigin` must refuse: other origins, look-alikes, `null`, and no origin at all. */
+const refusedOrigins = [
+  'https://evil.example',
+  'https://app.example.evil.example',
+  'http://app.example',
+  'https://APP.example',
+  'https://app.example:443',
+  'null',
+  undefined,
+];
+
+Cors('every form of origin that names an origin refuses every other origin, on preflights and on requests (table)', async () => {
+  for (const [form, origin, granted] of namingForms) {
+    await overBothTransports(withCors({ origin, credentials: true, maxAge: 60 }), async (send, transport) => {
+      const where = `${form} (${transport})`;
+      const preflightFrom = (from: string | undefined) =>
+        send('/api/items', {
+          method: 'OPTIONS',
+          headers: { ...(from === undefined ? {} : { origin: from }), 'access-control-request-method': 'PUT' },
+        });
+      const requestFrom = (from: string | undefined) => send('/api/items', { headers: from === undefined ? {} : { origin: from } });
+      const allowedPreflight = await preflightFrom(appOrigin);
+      assert.is(allowedPreflight.status, 204, where);
+      assert.is(allowedPreflight.headers.get('access-control-allow-origin'), granted, `${where}: the named origin is granted`);
+      assert.is(allowedPreflight.headers.get('access-control-allow-credentials'), 'true', where);
+      const allowed = await requestFrom(appOrigin);
+      assert.is(allowed.headers.get('access-control-allow-origin'), granted, where);
+      for (const from of refusedOrigins) {
+        const label = `${where}, Origin ${JSON.stringify(from)}`;
+        for (const reply of [await preflightFrom(from), await requestFrom(from)]) {
+          const grants = [...reply.headers.keys()].filter((name) => name.startsWith('access-control-'));
+          assert.equal(grants, [], `${label}: no grant headers`);
+          assert.ok(reply.headers.get('vary')?.includes('Origin'), `${label}: Vary: Origin`);
+        }
+      }
+    });
+  }
+});
+
+Cors(
+  "the forms that name no origin: '*' and true allow every origin, false adds nothing, a function's '*' is sent as it is (table)",
+  async () => {
+    const forms: [string, CorsOptions['origin'], (from: string) => string | null][] = [
+      ["'*' (the default)", '*', () => '*'],
+      ['true', true, (from) => from],
+      ['false', false, () => null],
+      ["a function returning '*'", () => '*', () => '*'],
+      ['a function returning false', () => false, () => null],
+    ];
+    for (const [form, origin, expected] of forms) {
+      await overBothTransports(withCors({ origin }), async (send, transport) => {
+        for (const from of [appOrigin, 'https://evil.example']) {
+          const reply = await send('/api/items', { headers: { origin: from } });
+          assert.is(reply.headers.get('access-control-allow-origin'), expected(from), `${form} (${transport}), Origin ${from}`);
+        }
+      });
+    }
+  },
+);
+
 Cors('origin: false adds nothing', () =>
   overBothTransports(withCors({ origin: false }), async (send) => {
     const reply = await send('/api/items', { headers: { origin: appOrigin } });
