@@ -4,7 +4,7 @@ import type { MiddlewareLike } from './middleware.js';
 import type { KilnRequest } from './request/kiln-request.js';
 import type { TrustProxy } from './request/client-address.js';
 import type { ControllerClass, RouteInfo } from './router/route-info.js';
-import type { DocsOptions } from './docs/docs-options.js';
+import type { DocsOptions } from './openapi/docs-options.js';
 import type { Logger } from './logging/logger.js';
 import type { LoggerOptions } from './logging/create-logger.js';
 import type { UploadOptions } from './request/upload-options.js';

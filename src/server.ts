@@ -1,24 +1,18 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { buildRouteTable } from './app/route-table.js';
-import { withDocsRoutes } from './docs/docs-routes.js';
+import { withDocsRoutes } from './openapi/docs-routes.js';
 import { KilnError } from './kiln-error.js';
 import { RequestPipeline } from './pipeline/request-pipeline.js';
 import { FetchRequest } from './request/fetch-request.js';
 import type { KilnRequest, RequestCore, RequestOptions } from './request/kiln-request.js';
-import { NodeRequest } from './request/node-request.js';
-import { headProblem } from './request/request-head.js';
 import { compileTrustProxy } from './request/client-address.js';
 import { uploadLimits } from './request/upload-options.js';
-import { isMultipart } from './request/body-parser.js';
-import { bodyTooLarge } from './request/body-limit.js';
-import { errorBody } from './response/error-body.js';
-import { writeError, writeJson, writeResult } from './response/node-response.js';
 import { Container } from './injection/container.js';
 import type { RouteInfo } from './router/route-info.js';
 import { answerWithResponse } from './response/web-response-answer.js';
 import type { KilnConfig, KilnServer } from './server-config.js';
-import type { Listening, SocketAddressOf } from './runtime/listener.js';
-import { runtimeListener } from './runtime/runtime-listener.js';
+import type { Listening, SocketAddressOf } from './adapter/listener.js';
+import { runtimeListener } from './adapter/runtime-listener.js';
+import { nodeHandlers } from './adapter/node/node-handler.js';
 import { isLogger, Logger } from './logging/logger.js';
 import { createLogger } from './logging/create-logger.js';
 import { decisionTrace, logRouteTable } from './logging/debug-trace.js';
@@ -124,61 +118,14 @@ export function createServer(config: KilnConfig): KilnServer {
   // A failed start is reported by listen() and fetch(), never as an unhandled rejection.
   ready.catch(() => {});
 
-  // hot path: a request from a socket, through the pipeline, written straight to the socket
-  const handler = (incoming: IncomingMessage, response: ServerResponse): void => {
-    if (!started) {
-      ready.then(
-        () => handler(incoming, response),
-        () =>
-          response
-            .writeHead(503, { 'content-type': 'application/json; charset=utf-8' })
-            .end(errorBody(503, 'The application failed to start')),
-      );
-      return;
-    }
-    const problem = headProblem(incoming, maxHeadersCount);
-    if (problem !== undefined) {
-      // The head cannot be trusted, so neither can the rest of the connection.
-      response.setHeader('connection', 'close');
-      writeJson(response, undefined, problem.status, errorBody(problem.status, problem.message));
-      return;
-    }
-    const req = new NodeRequest(incoming, response, options);
-    let result: unknown;
-    try {
-      result = pipeline!.handle(req);
-    } catch (error) {
-      writeError(req, error);
-      return;
-    }
-    writeResult(req, result);
-  };
-
-  /**
-   * `Expect: 100-continue`: a body declared larger than maxBodySize (uploads.maxTotalSize for multipart) is refused before the client
-   * sends it (413 without a 100, and the connection closed, as the client may send it anyway);
-   * anything else gets its 100 and goes on like any request.
-   */
-  const continueOrRefuse = (incoming: IncomingMessage, response: ServerResponse): void => {
-    const declared = incoming.headers['content-length'];
-    // A multipart body (an upload) has its own limit, uploads.maxTotalSize.
-    const limit = isMultipart(incoming.headers['content-type'] ?? null) ? options.uploads.maxTotalSize : options.maxBodySize;
-    if (declared !== undefined && Number(declared) > limit) {
-      response.setHeader('connection', 'close');
-      writeJson(response, undefined, 413, errorBody(413, bodyTooLarge(limit).message));
-      return;
-    }
-    // A head that handler() refuses gets its error without a 100 first.
-    if (headProblem(incoming, maxHeadersCount) === undefined) response.writeContinue();
-    handler(incoming, response);
-  };
+  const handle = (req: RequestCore): unknown => pipeline!.handle(req);
+  const { handler, checkContinue } = nodeHandlers({ ready, handle, options, maxHeadersCount });
 
   // the same pipeline in process: a web Request in, a web Response out (at once when the pipeline answers at once)
   const serve = (request: Request, socketAddress?: string | SocketAddressOf, context?: unknown): Response | Promise<Response> => {
     if (!started) return ready.then(() => serve(request, socketAddress, context));
     return answerWithResponse(new FetchRequest(request, options, socketAddress, context), handle);
   };
-  const handle = (req: RequestCore): unknown => pipeline!.handle(req);
 
   // app.fetch always answers with a promise, as a fetch handler does.
   const fetch = async (request: Request): Promise<Response> => serve(request);
@@ -198,7 +145,7 @@ export function createServer(config: KilnConfig): KilnServer {
       const opening = (async () => {
         const start = await runtimeListener();
         await ready;
-        return start({ config, handler, checkContinue: continueOrRefuse, serve, maxHeadersCount }, port, host);
+        return start({ config, handler, checkContinue, serve, maxHeadersCount }, port, host);
       })();
       listening = opening;
       return (await opening).address;

@@ -1,6 +1,6 @@
 import type { Binder, RouteBinder } from '../decorators/binder.js';
 import type { Container } from '../injection/container.js';
-import type { Serializer } from '../response/compiled-serializer.js';
+import type { Serializer } from '../response/serializer.js';
 import type { ControllerDeclaration } from '../decorators/controller.js';
 import type { MethodDeclarations } from '../decorators/method-declaration.js';
 import { noParameters } from '../binding/no-parameters.js';

@@ -3,7 +3,7 @@ import { kOversizedBody } from '../symbols.js';
 import { bodyTooLarge } from './body-limit.js';
 import { limitedStream, refusedStream } from './body-stream.js';
 import { RequestCore, type RequestOptions } from './kiln-request.js';
-import type { SocketAddressOf } from '../runtime/listener.js';
+import type { SocketAddressOf } from '../adapter/listener.js';
 
 const decimal = /^\d{1,15}$/;
 

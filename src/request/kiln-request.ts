@@ -21,7 +21,7 @@ import type { ResponseCompression } from '../compression/response-compression.js
 import type { RouteInfo } from '../router/route-info.js';
 import { targetSearch } from '../router/request-target.js';
 import { bodyTooLarge } from './body-limit.js';
-import type { Serializer } from '../response/compiled-serializer.js';
+import type { Serializer } from '../response/serializer.js';
 import { parseCookies } from './cookies.js';
 import { parseQueryString, type QueryValues } from './query-string.js';
 import { isMultipart, parseBodyBytes } from './body-parser.js';

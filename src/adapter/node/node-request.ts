@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError } from '../http-error.js';
-import { kCloseConnection, kOversizedBody, kSendTimeout, kWhenAnswered } from '../symbols.js';
-import { bodyTooLarge } from './body-limit.js';
-import { refusedStream } from './body-stream.js';
+import { HttpError } from '../../http-error.js';
+import { kCloseConnection, kOversizedBody, kSendTimeout, kWhenAnswered } from '../../symbols.js';
+import { bodyTooLarge } from '../../request/body-limit.js';
+import { refusedStream } from '../../request/body-stream.js';
 import { NodeHeaders, protoHeader } from './node-headers.js';
-import { type AnsweredListener, RequestCore, type RequestOptions } from './kiln-request.js';
+import { type AnsweredListener, RequestCore, type RequestOptions } from '../../request/kiln-request.js';
 
 function bodyEndedEarly(): HttpError {
   return new HttpError(400, 'The request body ended before its declared length');
