@@ -20,6 +20,7 @@ export {
   type RouteMetadataOptions,
   type RouteMetadataTarget,
 } from './decorators/route-metadata.js';
+export { HandlerTimeout } from './decorators/handler-timeout.js';
 export {
   Body,
   Param,

@@ -16,6 +16,8 @@ import { nodeHandlers } from './adapter/node/node-handler.js';
 import { isLogger, Logger } from './logging/logger.js';
 import { createLogger } from './logging/create-logger.js';
 import { decisionTrace, logRouteTable } from './logging/debug-trace.js';
+import { RequestSignals } from './request/request-signals.js';
+import { handlerTimeoutValue } from './decorators/handler-timeout.js';
 
 export type { KilnConfig, KilnServer } from './server-config.js';
 
@@ -24,11 +26,17 @@ const defaultMaxUrlLength = 8 * 1024;
 const defaultMaxBodyDepth = 64;
 const defaultSendTimeout = 30_000;
 const defaultMaxHeadersCount = 1000;
+const defaultShutdownTimeout = 10_000;
 
 function wholeNumberOption(name: string, value: unknown, least: number): number {
   if (!Number.isInteger(value) || (value as number) < least)
     throw new KilnError('KILN007', `${name} must be a whole number of at least ${least}, got ${String(value)}`);
   return value as number;
+}
+
+/** The reason of every open `req.signal` when close()'s shutdownTimeout passes. */
+function shutdownDeadlinePassed(milliseconds: number): DOMException {
+  return new DOMException(`The server is shutting down: its ${milliseconds} ms shutdown deadline passed`, 'AbortError');
 }
 
 /** The logger `config.logger` names, or the one Kiln builds from its options. */
@@ -71,6 +79,7 @@ function requestOptions(config: KilnConfig, logger: Logger): RequestOptions {
     sendTimeout,
     logger,
     uploads,
+    signals: new RequestSignals(),
   });
 }
 
@@ -91,6 +100,8 @@ export function createServer(config: KilnConfig): KilnServer {
   const logger = applicationLogger(config);
   const options = requestOptions(config, logger);
   const maxHeadersCount = wholeNumberOption('maxHeadersCount', config.maxHeadersCount ?? defaultMaxHeadersCount, 1);
+  const handlerTimeout = handlerTimeoutValue('handlerTimeout', config.handlerTimeout ?? 0);
+  const shutdownTimeout = wholeNumberOption('shutdownTimeout', config.shutdownTimeout ?? defaultShutdownTimeout, 0);
   // Services, controllers and class middlewares are created here, once, with their dependencies;
   // with an async factory, once its value exists (listen() and fetch() wait for it).
   // The application's logger is injectable as `Logger`, unless `injections` registers another.
@@ -98,7 +109,13 @@ export function createServer(config: KilnConfig): KilnServer {
   let pipeline: RequestPipeline | undefined;
   let routes: readonly RouteInfo[] = Object.freeze([]);
   const assemble = (): void => {
-    const built = buildRouteTable(config.controllers, config.middlewares ?? [], config.strictValidation ?? false, container);
+    const built = buildRouteTable(
+      config.controllers,
+      config.middlewares ?? [],
+      config.strictValidation ?? false,
+      container,
+      handlerTimeout,
+    );
     container.assertResolved();
     const table = config.docs === undefined ? built : withDocsRoutes(built, config.docs);
     if (config.debug === true) logRouteTable(logger, table.routes);
@@ -153,7 +170,6 @@ export function createServer(config: KilnConfig): KilnServer {
     close() {
       // shutdownTimeout bounds the whole close: in-flight requests, then the onClose() hooks in
       // the time left; a hook still running at the deadline is logged by name and abandoned.
-      const shutdownTimeout = config.shutdownTimeout ?? 10_000;
       const deadline = Date.now() + shutdownTimeout;
       const abandoned = (hook: string, late: Promise<unknown>): void => {
         logger.error({ hook, shutdownTimeout }, `${hook} was still running ${shutdownTimeout} ms after close() began: abandoned`);
@@ -164,7 +180,11 @@ export function createServer(config: KilnConfig): KilnServer {
       const stopping = listening;
       closing ??= stopping
         .then(
-          (server) => server.close(shutdownTimeout),
+          (server) => {
+            // At the deadline, handlers still at work are told (req.signal) just before their connections are cut.
+            const abortTimer = setTimeout(() => options.signals.abortAll(shutdownDeadlinePassed(shutdownTimeout)), shutdownTimeout);
+            return server.close(shutdownTimeout).finally(() => clearTimeout(abortTimer));
+          },
           () => {},
         )
         .then(closeServices);

@@ -58,6 +58,7 @@ export function withDocsRoutes(table: RouteTable, docs: DocsOptions): RouteTable
       serializer: undefined,
       status: undefined,
       strict: false,
+      timeout: 0,
       middlewares: table.appChain,
     });
   });
