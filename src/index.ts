@@ -20,6 +20,7 @@ export {
   type RouteMetadataOptions,
   type RouteMetadataTarget,
 } from './decorators/route-metadata.js';
+export { HandlerTimeout } from './decorators/handler-timeout.js';
 export {
   Body,
   Param,
@@ -47,6 +48,11 @@ export type { CorsOptions, CorsOrigin } from './middlewares/cors-options.js';
 export { compression } from './middlewares/compression.js';
 export type { CompressionOptions } from './compression/compression-options.js';
 export type { ContentCoding } from './compression/content-coding.js';
+export { secureHeaders, SecureHeaders } from './security/secure-headers.js';
+export type { SecureHeadersOptions, CspDirectives } from './security/secure-headers-options.js';
+export { csrf, csrfToken, type CsrfOptions } from './security/csrf.js';
+export { serializeCookie, setCookie, deleteCookie, type CookieOptions } from './cookies/set-cookie.js';
+export { cookieSigner, type CookieSigner } from './cookies/cookie-signer.js';
 export { canonicalAddress, type TrustProxy } from './request/client-address.js';
 
 // Logging
@@ -66,10 +72,10 @@ export { InjectionToken } from './injection/injection-token.js';
 export type { Injection } from './injection/container.js';
 
 // OpenAPI documents
-export type { DocsOptions } from './docs/docs-options.js';
+export type { DocsOptions } from './openapi/docs-options.js';
 export {
   describeMiddleware,
   openApiDescription,
   type MiddlewareOpenApi,
   type SecurityScheme,
-} from './docs/middleware-description.js';
+} from './openapi/middleware-description.js';

@@ -36,11 +36,17 @@ const guide: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'OpenAPI', link: '/guide/openapi' },
       { text: 'Rate limiting', link: '/guide/rate-limiting' },
+      { text: 'Sessions and cookies', link: '/guide/sessions' },
+      { text: 'Security headers and CSRF', link: '/guide/security-headers' },
       { text: 'File uploads', link: '/guide/uploads' },
       { text: 'Compression', link: '/guide/compression' },
       { text: 'File uploads', link: '/guide/uploads' },
       { text: 'Logging', link: '/guide/logging' },
     ],
+  },
+  {
+    text: 'Operations',
+    items: [{ text: 'Cancellation and handler timeouts', link: '/guide/cancellation' }],
   },
   {
     text: 'Building, testing, running',

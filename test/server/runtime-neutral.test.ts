@@ -43,7 +43,9 @@ for (const entry of ['dist/src/index.js', 'dist/src/binding/index.js']) {
 
 Neutral('no module of the core imports a node: module, even lazily; the listeners take them from the runtime', () => {
   const graph = staticGraph(join(root, 'dist/src/index.js'));
-  const listeners = ['node-listener.js', 'bun-listener.js', 'deno-listener.js'].map((name) => join(root, 'dist/src/runtime', name));
+  const listeners = ['node/node-listener.js', 'bun/bun-listener.js', 'deno/deno-listener.js'].map((name) =>
+    join(root, 'dist/src/adapter', name),
+  );
   for (const file of [...graph.keys(), ...listeners]) {
     const specifiers = [...readFileSync(file, 'utf8').matchAll(anyImport)].map((match) => (match[1] ?? match[2])!);
     assert.equal(

@@ -1,4 +1,4 @@
-// A returned Response's body is copied to the socket chunk by chunk (src/response/web-response-writer.ts):
+// A returned Response's body is copied to the socket chunk by chunk (src/adapter/node/web-response-to-node.ts):
 // large bodies arrive whole through backpressure, a client that goes away cancels the source
 // stream, and neither is reported as an error.
 import { test } from 'uvu';

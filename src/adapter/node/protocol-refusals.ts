@@ -3,7 +3,7 @@
 // meet. Each gets the JSON error body; those that leave the connection in an unknown state close it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { errorBody } from './error-body.js';
+import { errorBody } from '../../response/error-body.js';
 import { writeJson } from './node-response.js';
 import { answerOnSocket } from './socket-answer.js';
 

@@ -8,7 +8,7 @@ import { KilnError } from '../kiln-error.js';
 import type { DocsOptions } from './docs-options.js';
 import { middlewareDescription, type MiddlewareOpenApi } from './middleware-description.js';
 import { addSecurity } from './security-requirements.js';
-import { optionalNodeBuiltin } from '../runtime/node-builtin.js';
+import { optionalNodeBuiltin } from '../node-builtin.js';
 
 type Json = Record<string, any>;
 

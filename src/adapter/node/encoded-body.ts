@@ -1,6 +1,13 @@
-import { compressLater, compressNow, compressionPlan, addVary, largestSyncBody, markEncoded } from '../compression/response-compression.js';
-import type { NodeRequest } from '../request/node-request.js';
-import { kCompression, kReport, kSendTimeout } from '../symbols.js';
+import {
+  compressLater,
+  compressNow,
+  compressionPlan,
+  addVary,
+  largestSyncBody,
+  markEncoded,
+} from '../../compression/response-compression.js';
+import type { NodeRequest } from './node-request.js';
+import { kCompression, kReport, kSendTimeout } from '../../symbols.js';
 import { endWithinSendTimeout } from './send-deadline.js';
 import { answerWriteFailure } from './write-failure.js';
 

@@ -1,13 +1,13 @@
 import type { ServerResponse } from 'node:http';
-import { kCloseConnection, kCompression, kReport, kResponseHeaders, kSendTimeout } from '../symbols.js';
+import { kCloseConnection, kCompression, kReport, kResponseHeaders, kSendTimeout } from '../../symbols.js';
 import { sendWhole } from './encoded-body.js';
-import type { NodeRequest } from '../request/node-request.js';
-import { isPromiseLike } from '../is-promise-like.js';
-import { KilnError } from '../kiln-error.js';
-import { errorOutcome } from './error-body.js';
-import { isSendableStatus } from './header-rules.js';
-import { jsonContentType, serialize, valueStatus } from './json-body.js';
-import { writeWebResponse } from './web-response-writer.js';
+import type { NodeRequest } from './node-request.js';
+import { isPromiseLike } from '../../is-promise-like.js';
+import { KilnError } from '../../kiln-error.js';
+import { errorOutcome } from '../../response/error-body.js';
+import { isSendableStatus } from '../../response/header-rules.js';
+import { jsonContentType, serialize, valueStatus } from '../../response/json-body.js';
+import { writeWebResponse } from './web-response-to-node.js';
 import { answerWriteFailure } from './write-failure.js';
 import { endWithinSendTimeout } from './send-deadline.js';
 

@@ -15,10 +15,10 @@ interface RuntimeGlobals {
  */
 export async function runtimeListener(): Promise<StartListener> {
   const runtime = globalThis as RuntimeGlobals;
-  if (runtime.Bun !== undefined) return (await import('./bun-listener.js')).startBunListener;
-  if (runtime.Deno !== undefined) return (await import('./deno-listener.js')).startDenoListener;
+  if (runtime.Bun !== undefined) return (await import('./bun/bun-listener.js')).startBunListener;
+  if (runtime.Deno !== undefined) return (await import('./deno/deno-listener.js')).startDenoListener;
   if (runtime.navigator?.userAgent !== 'Cloudflare-Workers' && runtime.process?.versions?.node !== undefined) {
-    return (await import('./node-listener.js')).startNodeListener;
+    return (await import('./node/node-listener.js')).startNodeListener;
   }
   throw new KilnError(
     'KILN014',

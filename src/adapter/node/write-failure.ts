@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import type { NodeRequest } from '../request/node-request.js';
-import { kCloseConnection, kReport } from '../symbols.js';
-import { errorBody } from './error-body.js';
-import { jsonContentType } from './json-body.js';
+import type { NodeRequest } from './node-request.js';
+import { kCloseConnection, kReport } from '../../symbols.js';
+import { errorBody } from '../../response/error-body.js';
+import { jsonContentType } from '../../response/json-body.js';
 
 const internalBody = errorBody(500, 'Internal Server Error');
 const internalLength = String(Buffer.byteLength(internalBody));

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { errorBody } from './error-body.js';
+import { errorBody } from '../../response/error-body.js';
 
 interface ParserError extends Error {
   code?: string;

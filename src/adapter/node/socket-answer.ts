@@ -1,7 +1,7 @@
-import { reasonPhrase } from './reason-phrase.js';
+import { reasonPhrase } from '../../response/reason-phrase.js';
 import type { Duplex } from 'node:stream';
-import { errorBody } from './error-body.js';
-import { jsonContentType } from './json-body.js';
+import { errorBody } from '../../response/error-body.js';
+import { jsonContentType } from '../../response/json-body.js';
 
 /**
  * Writes a complete JSON error answer straight to a socket that Node's HTTP machinery has let go

@@ -1,4 +1,4 @@
-import { KilnError, type RuntimeErrorCode } from '../kiln-error.js';
+import { KilnError, type RuntimeErrorCode } from './kiln-error.js';
 
 type BuiltinLoader = (id: string) => unknown;
 

@@ -1,4 +1,4 @@
-import { keptBody, pendingHeaders, Response as KilnResponse } from '../response/kiln-response.js';
+import { keptBody, pendingHeaders, Response as KilnResponse } from './kiln-response.js';
 
 interface RuntimeGlobals {
   Bun?: unknown;

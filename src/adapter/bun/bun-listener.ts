@@ -1,8 +1,8 @@
 // The Bun listener: Bun.serve on app.fetch. Kiln's own limits (body size, URL length, header
 // count and size below Bun's own) apply as on Node; Bun has one idle timeout where Node has
 // three, and its own header limits come first (docs/guide/runtimes.md lists what differs).
-import { headLimitProblem } from './head-limits.js';
-import type { Listening, SocketAddressOf, StartListener } from './listener.js';
+import { headLimitProblem } from '../head-limits.js';
+import type { Listening, SocketAddressOf, StartListener } from '../listener.js';
 
 interface BunServer {
   readonly port: number;

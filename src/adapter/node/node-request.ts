@@ -1,10 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError } from '../http-error.js';
-import { kCloseConnection, kOversizedBody, kSendTimeout, kWhenAnswered } from '../symbols.js';
-import { bodyTooLarge } from './body-limit.js';
-import { refusedStream } from './body-stream.js';
+import { HttpError } from '../../http-error.js';
+import { kCloseConnection, kOversizedBody, kSendTimeout, kWhenAnswered } from '../../symbols.js';
+import { bodyTooLarge } from '../../request/body-limit.js';
+import { refusedStream } from '../../request/body-stream.js';
 import { NodeHeaders, protoHeader } from './node-headers.js';
-import { type AnsweredListener, RequestCore, type RequestOptions } from './kiln-request.js';
+import { type AnsweredListener, RequestCore, type RequestOptions } from '../../request/kiln-request.js';
+
+/** The reason of `req.signal` when the client leaves first: an `AbortError`, as `fetch` rejects with. */
+export function clientGone(): DOMException {
+  return new DOMException('The client closed the connection before the answer was sent', 'AbortError');
+}
 
 function bodyEndedEarly(): HttpError {
   return new HttpError(400, 'The request body ended before its declared length');
@@ -16,7 +21,6 @@ export class NodeRequest extends RequestCore {
   readonly response: ServerResponse;
   #headers: Headers | undefined;
   #flatHeaders: Record<string, string> | undefined;
-  #signal: AbortSignal | undefined;
 
   constructor(incoming: IncomingMessage, response: ServerResponse, options: RequestOptions) {
     super(incoming.method!, incoming.url!, options);
@@ -83,15 +87,12 @@ export class NodeRequest extends RequestCore {
     return this.incoming.headers['content-length'];
   }
 
-  protected abortSignal(): AbortSignal {
-    if (this.#signal === undefined) {
-      const controller = new AbortController();
-      this.response.once('close', () => {
-        if (!this.response.writableFinished) controller.abort(new Error('The client closed the connection'));
-      });
-      this.#signal = controller.signal;
-    }
-    return this.#signal;
+  protected watchDisconnect(controller: AbortController, done: () => void): void {
+    const response = this.response;
+    response.once('close', () => {
+      if (!response.writableFinished) controller.abort(clientGone());
+      done();
+    });
   }
 
   /**

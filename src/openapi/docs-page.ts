@@ -4,7 +4,7 @@ import type * as Fs from 'node:fs';
 import type * as NodeModule from 'node:module';
 import type * as Path from 'node:path';
 import { KilnError } from '../kiln-error.js';
-import { optionalNodeBuiltin } from '../runtime/node-builtin.js';
+import { optionalNodeBuiltin } from '../node-builtin.js';
 
 /** One file of the page: its path under the page's, its type and its bytes. */
 export interface DocsAsset {

@@ -1,4 +1,3 @@
-import { methodDeclaration } from '../decorators/method-declaration.js';
 import { asIs, objectPrototypeClean, project, type Shape, type ShapeNode, scalarShape, setOwn } from './projection.js';
 
 /**
@@ -8,22 +7,6 @@ import { asIs, objectPrototypeClean, project, type Shape, type ShapeNode, scalar
  * type does not name is never sent, and every value is escaped as JSON.stringify escapes it.
  */
 export type Serializer = (value: unknown) => string;
-
-/**
- * The method decorator through which compiled serialisers reach the runtime. `@kiln/core/transformer`
- * adds it to every route whose return type is serialised from its type; hand-written code may use
- * it directly.
- *
- * @example
- * ```ts
- * @Get('/me') @compiledSerializer((user) => JSON.stringify({ id: (user as User).id })) me(): User { ... }
- * ```
- */
-export function compiledSerializer(serializer: Serializer) {
-  return function (_method: Function, context: ClassMethodDecoratorContext): void {
-    methodDeclaration(context).serializer = serializer;
-  };
-}
 
 /**
  * One node of the shape table the build writes: `[props, items, tuple]`, each reference a node's

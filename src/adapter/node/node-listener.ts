@@ -3,10 +3,10 @@
 // app (a Worker's included) carries a `node:` import.
 import type * as Http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerClientError } from '../response/client-error.js';
-import { refuseConnect, refuseExpectation, refuseUpgrade } from '../response/protocol-refusals.js';
-import type { Listening, StartListener } from './listener.js';
-import { optionalNodeBuiltin } from './node-builtin.js';
+import { answerClientError } from './client-error.js';
+import { refuseConnect, refuseExpectation, refuseUpgrade } from './protocol-refusals.js';
+import type { Listening, StartListener } from '../listener.js';
+import { optionalNodeBuiltin } from '../../node-builtin.js';
 
 export const startNodeListener: StartListener = (target, port, host) => {
   const { config, handler, checkContinue, maxHeadersCount } = target;

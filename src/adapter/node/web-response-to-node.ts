@@ -1,15 +1,15 @@
 import type { ServerResponse } from 'node:http';
-import { KilnError } from '../kiln-error.js';
-import type { NodeRequest } from '../request/node-request.js';
-import { kCloseConnection, kCompression, kReport, kSendTimeout } from '../symbols.js';
-import { addVary, compressionPlan, compressStream, markEncoded } from '../compression/response-compression.js';
+import { KilnError } from '../../kiln-error.js';
+import type { NodeRequest } from './node-request.js';
+import { kCloseConnection, kCompression, kReport, kSendTimeout } from '../../symbols.js';
+import { addVary, compressionPlan, compressStream, markEncoded } from '../../compression/response-compression.js';
 import { sendWhole } from './encoded-body.js';
-import { isSendableStatus } from './header-rules.js';
-import { decodedByFetch, sendableHeaders } from './response-framing.js';
-import { withRecordedHeaders } from './web-response.js';
+import { isSendableStatus } from '../../response/header-rules.js';
+import { decodedByFetch, sendableHeaders } from '../../response/response-framing.js';
+import { withRecordedHeaders } from '../../response/web-response.js';
 import { answerWriteFailure } from './write-failure.js';
-import { responseSource } from './response-source.js';
-import { keptBody, pendingHeaders } from './kiln-response.js';
+import { responseSource } from '../../response/response-source.js';
+import { keptBody, pendingHeaders } from '../../response/kiln-response.js';
 import { clearSendDeadline, endWithinSendTimeout } from './send-deadline.js';
 
 type Chunk = { done: true; value?: undefined } | { done: false; value: unknown };

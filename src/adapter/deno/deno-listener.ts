@@ -2,8 +2,8 @@
 // count) apply in the pipeline as on Node; Deno.serve has no timeout options and cannot cut a
 // connection, so headersTimeout, requestTimeout and keepAliveTimeout are the runtime's, and
 // close() stops waiting after shutdownTimeout (docs/guide/runtimes.md lists what differs).
-import { headLimitProblem } from './head-limits.js';
-import type { Listening, SocketAddressOf, StartListener } from './listener.js';
+import { headLimitProblem } from '../head-limits.js';
+import type { Listening, SocketAddressOf, StartListener } from '../listener.js';
 
 interface DenoServer {
   readonly addr: { hostname: string; port: number };
