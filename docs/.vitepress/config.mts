@@ -35,6 +35,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: 'Features',
     items: [
       { text: 'OpenAPI', link: '/guide/openapi' },
+      { text: 'Typed client', link: '/guide/typed-client' },
       { text: 'Rate limiting', link: '/guide/rate-limiting' },
       { text: 'File uploads', link: '/guide/uploads' },
       { text: 'Compression', link: '/guide/compression' },
