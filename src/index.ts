@@ -20,6 +20,7 @@ export {
   type RouteMetadataOptions,
   type RouteMetadataTarget,
 } from './decorators/route-metadata.js';
+export { HandlerTimeout } from './decorators/handler-timeout.js';
 export {
   Body,
   Param,
@@ -66,10 +67,10 @@ export { InjectionToken } from './injection/injection-token.js';
 export type { Injection } from './injection/container.js';
 
 // OpenAPI documents
-export type { DocsOptions } from './docs/docs-options.js';
+export type { DocsOptions } from './openapi/docs-options.js';
 export {
   describeMiddleware,
   openApiDescription,
   type MiddlewareOpenApi,
   type SecurityScheme,
-} from './docs/middleware-description.js';
+} from './openapi/middleware-description.js';

@@ -4,7 +4,7 @@ import type { MiddlewareLike } from './middleware.js';
 import type { KilnRequest } from './request/kiln-request.js';
 import type { TrustProxy } from './request/client-address.js';
 import type { ControllerClass, RouteInfo } from './router/route-info.js';
-import type { DocsOptions } from './docs/docs-options.js';
+import type { DocsOptions } from './openapi/docs-options.js';
 import type { Logger } from './logging/logger.js';
 import type { LoggerOptions } from './logging/create-logger.js';
 import type { UploadOptions } from './request/upload-options.js';
@@ -38,8 +38,18 @@ export interface KilnConfig {
   requestTimeout?: number;
   /** Milliseconds an idle keep-alive connection stays open. Default 5 000. */
   keepAliveTimeout?: number;
-  /** Milliseconds `close()` lets in-flight requests finish before cutting their connections. Default 10 000. */
+  /**
+   * Milliseconds `close()` lets in-flight requests finish before cutting their connections; at
+   * that moment every open `req.signal` is aborted (an `AbortError`). Default 10 000.
+   */
   shutdownTimeout?: number;
+  /**
+   * Milliseconds a route's handler (its binder and handler, after the middlewares) has to give
+   * its value; past it the request answers 503 `The handler did not answer within N ms`,
+   * `req.signal` is aborted (a `TimeoutError`), a `warn` line names the route, and the late value
+   * is discarded. `@HandlerTimeout(ms)` on a controller or route overrides it. 0 = no limit (the default).
+   */
+  handlerTimeout?: number;
   /** Deepest nesting of arrays and objects in a JSON body; deeper answers 400 before parsing. Default 64. */
   maxBodyDepth?: number;
   /**

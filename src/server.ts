@@ -1,27 +1,23 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { buildRouteTable } from './app/route-table.js';
-import { withDocsRoutes } from './docs/docs-routes.js';
+import { withDocsRoutes } from './openapi/docs-routes.js';
 import { KilnError } from './kiln-error.js';
 import { RequestPipeline } from './pipeline/request-pipeline.js';
 import { FetchRequest } from './request/fetch-request.js';
 import type { KilnRequest, RequestCore, RequestOptions } from './request/kiln-request.js';
-import { NodeRequest } from './request/node-request.js';
-import { headProblem } from './request/request-head.js';
 import { compileTrustProxy } from './request/client-address.js';
 import { uploadLimits } from './request/upload-options.js';
-import { isMultipart } from './request/body-parser.js';
-import { bodyTooLarge } from './request/body-limit.js';
-import { errorBody } from './response/error-body.js';
-import { writeError, writeJson, writeResult } from './response/node-response.js';
 import { Container } from './injection/container.js';
 import type { RouteInfo } from './router/route-info.js';
 import { answerWithResponse } from './response/web-response-answer.js';
 import type { KilnConfig, KilnServer } from './server-config.js';
-import type { Listening, SocketAddressOf } from './runtime/listener.js';
-import { runtimeListener } from './runtime/runtime-listener.js';
+import type { Listening, SocketAddressOf } from './adapter/listener.js';
+import { runtimeListener } from './adapter/runtime-listener.js';
+import { nodeHandlers } from './adapter/node/node-handler.js';
 import { isLogger, Logger } from './logging/logger.js';
 import { createLogger } from './logging/create-logger.js';
 import { decisionTrace, logRouteTable } from './logging/debug-trace.js';
+import { RequestSignals } from './request/request-signals.js';
+import { handlerTimeoutValue } from './decorators/handler-timeout.js';
 
 export type { KilnConfig, KilnServer } from './server-config.js';
 
@@ -30,11 +26,17 @@ const defaultMaxUrlLength = 8 * 1024;
 const defaultMaxBodyDepth = 64;
 const defaultSendTimeout = 30_000;
 const defaultMaxHeadersCount = 1000;
+const defaultShutdownTimeout = 10_000;
 
 function wholeNumberOption(name: string, value: unknown, least: number): number {
   if (!Number.isInteger(value) || (value as number) < least)
     throw new KilnError('KILN007', `${name} must be a whole number of at least ${least}, got ${String(value)}`);
   return value as number;
+}
+
+/** The reason of every open `req.signal` when close()'s shutdownTimeout passes. */
+function shutdownDeadlinePassed(milliseconds: number): DOMException {
+  return new DOMException(`The server is shutting down: its ${milliseconds} ms shutdown deadline passed`, 'AbortError');
 }
 
 /** The logger `config.logger` names, or the one Kiln builds from its options. */
@@ -77,6 +79,7 @@ function requestOptions(config: KilnConfig, logger: Logger): RequestOptions {
     sendTimeout,
     logger,
     uploads,
+    signals: new RequestSignals(),
   });
 }
 
@@ -97,6 +100,8 @@ export function createServer(config: KilnConfig): KilnServer {
   const logger = applicationLogger(config);
   const options = requestOptions(config, logger);
   const maxHeadersCount = wholeNumberOption('maxHeadersCount', config.maxHeadersCount ?? defaultMaxHeadersCount, 1);
+  const handlerTimeout = handlerTimeoutValue('handlerTimeout', config.handlerTimeout ?? 0);
+  const shutdownTimeout = wholeNumberOption('shutdownTimeout', config.shutdownTimeout ?? defaultShutdownTimeout, 0);
   // Services, controllers and class middlewares are created here, once, with their dependencies;
   // with an async factory, once its value exists (listen() and fetch() wait for it).
   // The application's logger is injectable as `Logger`, unless `injections` registers another.
@@ -104,7 +109,13 @@ export function createServer(config: KilnConfig): KilnServer {
   let pipeline: RequestPipeline | undefined;
   let routes: readonly RouteInfo[] = Object.freeze([]);
   const assemble = (): void => {
-    const built = buildRouteTable(config.controllers, config.middlewares ?? [], config.strictValidation ?? false, container);
+    const built = buildRouteTable(
+      config.controllers,
+      config.middlewares ?? [],
+      config.strictValidation ?? false,
+      container,
+      handlerTimeout,
+    );
     container.assertResolved();
     const table = config.docs === undefined ? built : withDocsRoutes(built, config.docs);
     if (config.debug === true) logRouteTable(logger, table.routes);
@@ -124,61 +135,14 @@ export function createServer(config: KilnConfig): KilnServer {
   // A failed start is reported by listen() and fetch(), never as an unhandled rejection.
   ready.catch(() => {});
 
-  // hot path: a request from a socket, through the pipeline, written straight to the socket
-  const handler = (incoming: IncomingMessage, response: ServerResponse): void => {
-    if (!started) {
-      ready.then(
-        () => handler(incoming, response),
-        () =>
-          response
-            .writeHead(503, { 'content-type': 'application/json; charset=utf-8' })
-            .end(errorBody(503, 'The application failed to start')),
-      );
-      return;
-    }
-    const problem = headProblem(incoming, maxHeadersCount);
-    if (problem !== undefined) {
-      // The head cannot be trusted, so neither can the rest of the connection.
-      response.setHeader('connection', 'close');
-      writeJson(response, undefined, problem.status, errorBody(problem.status, problem.message));
-      return;
-    }
-    const req = new NodeRequest(incoming, response, options);
-    let result: unknown;
-    try {
-      result = pipeline!.handle(req);
-    } catch (error) {
-      writeError(req, error);
-      return;
-    }
-    writeResult(req, result);
-  };
-
-  /**
-   * `Expect: 100-continue`: a body declared larger than maxBodySize (uploads.maxTotalSize for multipart) is refused before the client
-   * sends it (413 without a 100, and the connection closed, as the client may send it anyway);
-   * anything else gets its 100 and goes on like any request.
-   */
-  const continueOrRefuse = (incoming: IncomingMessage, response: ServerResponse): void => {
-    const declared = incoming.headers['content-length'];
-    // A multipart body (an upload) has its own limit, uploads.maxTotalSize.
-    const limit = isMultipart(incoming.headers['content-type'] ?? null) ? options.uploads.maxTotalSize : options.maxBodySize;
-    if (declared !== undefined && Number(declared) > limit) {
-      response.setHeader('connection', 'close');
-      writeJson(response, undefined, 413, errorBody(413, bodyTooLarge(limit).message));
-      return;
-    }
-    // A head that handler() refuses gets its error without a 100 first.
-    if (headProblem(incoming, maxHeadersCount) === undefined) response.writeContinue();
-    handler(incoming, response);
-  };
+  const handle = (req: RequestCore): unknown => pipeline!.handle(req);
+  const { handler, checkContinue } = nodeHandlers({ ready, handle, options, maxHeadersCount });
 
   // the same pipeline in process: a web Request in, a web Response out (at once when the pipeline answers at once)
   const serve = (request: Request, socketAddress?: string | SocketAddressOf, context?: unknown): Response | Promise<Response> => {
     if (!started) return ready.then(() => serve(request, socketAddress, context));
     return answerWithResponse(new FetchRequest(request, options, socketAddress, context), handle);
   };
-  const handle = (req: RequestCore): unknown => pipeline!.handle(req);
 
   // app.fetch always answers with a promise, as a fetch handler does.
   const fetch = async (request: Request): Promise<Response> => serve(request);
@@ -198,7 +162,7 @@ export function createServer(config: KilnConfig): KilnServer {
       const opening = (async () => {
         const start = await runtimeListener();
         await ready;
-        return start({ config, handler, checkContinue: continueOrRefuse, serve, maxHeadersCount }, port, host);
+        return start({ config, handler, checkContinue, serve, maxHeadersCount }, port, host);
       })();
       listening = opening;
       return (await opening).address;
@@ -208,7 +172,11 @@ export function createServer(config: KilnConfig): KilnServer {
       const stopping = listening;
       closing ??= stopping
         .then(
-          (server) => server.close(config.shutdownTimeout ?? 10_000),
+          (server) => {
+            // At the deadline, handlers still at work are told (req.signal) just before their connections are cut.
+            const deadline = setTimeout(() => options.signals.abortAll(shutdownDeadlinePassed(shutdownTimeout)), shutdownTimeout);
+            return server.close(shutdownTimeout).finally(() => clearTimeout(deadline));
+          },
           () => {},
         )
         .then(() => container.close());

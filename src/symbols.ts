@@ -39,3 +39,5 @@ export const kLogger = Symbol('kiln.logger');
 export const kCompression = Symbol('kiln.compression');
 /** Removes the temporary files of a request's uploads; `app.fetch` calls it once the answer is made. */
 export const kRemoveUploads = Symbol('kiln.removeUploads');
+/** Aborts the request's `req.signal` (created then if nobody read it yet) with a reason: a deadline passed. */
+export const kAbort = Symbol('kiln.abort');

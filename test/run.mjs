@@ -19,7 +19,7 @@ const nodeOption = process.argv.slice(2).find((arg) => arg.startsWith('--node=')
 const workersOption = process.argv.slice(2).find((arg) => arg.startsWith('--workers='));
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 // What depends on the Node version, and where a full run runs it again (the first matching entry
-// wins). Every line gets the HTTP stack (hardening: parser, limits, timeouts, close; runtime:
+// wins). Every line gets the HTTP stack (hardening: parser, limits, timeouts, close; server:
 // requests, responses, web streams) and the example's esbuild bundle. The build tools (tspc,
 // esbuild, vitest, watch, the register hook, TypeScript 7) run again on 22, the consumer's whole
 // setup (install, tspc, node --test, vitest, the bundle, npm start, tsserver) on 22 and 26, which
@@ -29,7 +29,7 @@ const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 // consumer runs on 22 (where the register hook must import TypeScript 7's API itself) and 26.
 const versionSensitive = {
   'test/hardening/': ['22', '24', '26'],
-  'test/runtime/': ['22', '24', '26'],
+  'test/server/': ['22', '24', '26'],
   'test/build-tools/example-bundle': ['22', '24', '26'],
   'test/build-tools/': ['22'],
   'test/consumer/typescript-7-consumer': ['22', '26'],

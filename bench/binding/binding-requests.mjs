@@ -2,7 +2,7 @@
 // the lazy request have done their part. Built with Kiln's own pieces (internal modules, read by
 // file path): params as the router makes them, the query from Kiln's parser, headers through
 // Kiln's NodeHeaders over Node's parsed header object. Both binders read the very same objects.
-import { NodeHeaders } from '../../dist/src/request/node-headers.js';
+import { NodeHeaders } from '../../dist/src/adapter/node/node-headers.js';
 import { parseQueryString } from '../../dist/src/request/query-string.js';
 
 function request(id, search, headers) {

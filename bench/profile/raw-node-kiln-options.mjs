@@ -1,5 +1,5 @@
 // The hand-written node:http listener (the bench's raw server) under the node:http options and
-// event handlers Kiln's Node listener sets (src/runtime/node-listener.ts): what those options cost
+// event handlers Kiln's Node listener sets (src/adapter/node/node-listener.ts): what those options cost
 // per request, apart from Kiln's own code. For A/B against raw-node.mjs:
 //   node bench/profile/interleaved.mjs m 40 raw=bench/http/servers/raw-node.mjs rawopts=bench/profile/raw-node-kiln-options.mjs
 // Usage: node raw-node-kiln-options.mjs <port>

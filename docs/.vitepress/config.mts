@@ -44,6 +44,10 @@ const guide: DefaultTheme.SidebarItem[] = [
     ],
   },
   {
+    text: 'Operations',
+    items: [{ text: 'Cancellation and handler timeouts', link: '/guide/cancellation' }],
+  },
+  {
     text: 'Building, testing, running',
     items: [
       { text: 'Build tools', link: '/guide/build-tools' },

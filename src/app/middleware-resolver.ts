@@ -7,7 +7,7 @@ import type { KilnRequest } from '../request/kiln-request.js';
 import { kMethods, kMiddleware } from '../symbols.js';
 import { describe, metadataOf, pluginHint } from './declarations.js';
 import type { Container } from '../injection/container.js';
-import { describeMiddleware, middlewareDescription } from '../docs/middleware-description.js';
+import { describeMiddleware, middlewareDescription } from '../openapi/middleware-description.js';
 
 const noValues: readonly unknown[] = Object.freeze([]);
 

@@ -1,6 +1,6 @@
 import type { Binder, RouteBinder } from '../decorators/binder.js';
 import type { Container } from '../injection/container.js';
-import type { Serializer } from '../response/compiled-serializer.js';
+import type { Serializer } from '../response/serializer.js';
 import type { ControllerDeclaration } from '../decorators/controller.js';
 import type { MethodDeclarations } from '../decorators/method-declaration.js';
 import { noParameters } from '../binding/no-parameters.js';
@@ -11,6 +11,7 @@ import { joinRoutePath, routeParamNames, routeShape } from '../router/route-path
 import { kController, kMethods } from '../symbols.js';
 import { describe, metadataOf, pluginHint } from './declarations.js';
 import { MiddlewareResolver } from './middleware-resolver.js';
+import { HandlerTimeout } from '../decorators/handler-timeout.js';
 
 /** One route, resolved at start-up: everything a request needs, nothing left to look up. */
 export interface CompiledRoute {
@@ -26,6 +27,8 @@ export interface CompiledRoute {
   readonly serializer: Serializer | undefined;
   readonly status: number | undefined;
   readonly strict: boolean;
+  /** Milliseconds the handler has to answer (`handlerTimeout`, `@HandlerTimeout`); 0 = no limit. */
+  readonly timeout: number;
   /** Application, then controller, then route middlewares. */
   readonly middlewares: readonly MiddlewareFunction[];
 }
@@ -52,6 +55,7 @@ export function buildRouteTable(
   appMiddlewares: readonly MiddlewareLike[],
   strict: boolean,
   container: Container,
+  handlerTimeout = 0,
 ): RouteTable {
   const resolver = new MiddlewareResolver(strict, container);
   const appChain = Object.freeze(appMiddlewares.map((m, i) => resolver.resolve(m, `middlewares[${i}]`)));
@@ -89,9 +93,10 @@ export function buildRouteTable(
           throw new KilnError('KILN002', `Route ${spec.method} ${path} is declared twice: by ${previous} and by ${name}`);
         seen.set(key, name);
         const routeChain = spec.middlewares.map((m, i) => resolver.resolve(m, `route ${where}, middleware ${i}`));
+        const info: RouteInfo = Object.freeze({ method: spec.method, path, controller, handler: String(methodName) });
         routes.push(
           Object.freeze({
-            info: Object.freeze({ method: spec.method, path, controller, handler: String(methodName) }),
+            info,
             name,
             instance,
             handler: handler as CompiledRoute['handler'],
@@ -102,6 +107,7 @@ export function buildRouteTable(
             serializer: method.serializer,
             status: method.status,
             strict,
+            timeout: HandlerTimeout.get(info) ?? handlerTimeout,
             middlewares: Object.freeze([...appChain, ...controllerChain, ...routeChain]),
           }),
         );

@@ -1,19 +1,19 @@
 // What generated binders import ('@kiln/core/binding'). Not for application code: @kiln/core/transformer
 // writes one straight-line binder per route that calls these small, separately tested helpers.
 export { compiledBinder } from '../decorators/compiled-binder.js';
+export { compiledSerializer } from '../decorators/compiled-serializer.js';
 export type { Binder } from '../decorators/binder.js';
 export { injectionPlan } from '../injection/decorators.js';
 export type { DependencyPlan } from '../injection/dependency.js';
 export { noParameters } from './no-parameters.js';
 export {
-  compiledSerializer,
   projectingSerializer,
   assertingSerializer,
   type Serializer,
   type ShapeRow,
   type ProjectorKit,
   type Projector,
-} from '../response/compiled-serializer.js';
+} from '../response/serializer.js';
 export { BodyParseError } from '../request/body-parser.js';
 export { HttpError } from '../http-error.js';
 export type { KilnRequest } from '../request/kiln-request.js';

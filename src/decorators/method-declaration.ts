@@ -1,6 +1,6 @@
 import { kMethods } from '../symbols.js';
 import type { Binder } from './binder.js';
-import type { Serializer } from '../response/compiled-serializer.js';
+import type { Serializer } from '../response/serializer.js';
 import type { MiddlewareLike } from '../middleware.js';
 import { KilnError } from '../kiln-error.js';
 
@@ -15,7 +15,7 @@ export interface MethodDeclaration {
   routes: RouteSpec[];
   status?: number;
   binder?: Binder;
-  /** The typed-response serialiser (see compiled-serializer.ts). */
+  /** The typed-response serialiser (see response/serializer.ts). */
   serializer?: Serializer;
 }
 

@@ -4,7 +4,7 @@ import { negotiateCoding, type ContentCoding } from '../compression/content-codi
 import type { CompressionSettings, ResponseCompression } from '../compression/response-compression.js';
 import type { MiddlewareFunction } from '../middleware.js';
 import type { RequestCore } from '../request/kiln-request.js';
-import { nodeBuiltin } from '../runtime/node-builtin.js';
+import { nodeBuiltin } from '../node-builtin.js';
 import { kCompression } from '../symbols.js';
 
 /**

@@ -20,9 +20,10 @@ export type CorsOrigin =
 export interface CorsOptions {
   /**
    * `'*'` (default): any origin, `Access-Control-Allow-Origin: *`. `true`: reflect the request's
-   * origin. `false`: no CORS headers at all. A string: that origin only. A RegExp or a list of
-   * strings and RegExps: the request's origin when it matches. A function `(origin, req)`
-   * returning (or resolving to) `true` (reflect), `false` (refuse) or the origin to send.
+   * origin. `false`: no CORS headers at all. A string: that origin only (any other origin is
+   * refused, as by a list). A RegExp or a list of strings and RegExps: the request's origin when it
+   * matches. A function `(origin, req)` returning (or resolving to) `true` (reflect), `false`
+   * (refuse), `'*'`, or an origin, which is granted only when it is the request's own origin.
    */
   origin?: CorsOrigin;
   /** Methods a preflight allows. Default `GET,HEAD,PUT,PATCH,POST,DELETE`. */

@@ -30,6 +30,15 @@ function allowedOrigin(rules: OriginRules, origin: string | undefined): string |
 }
 
 /**
+ * A named origin grants only the request that comes from it: any other origin (or none) is
+ * refused, as a list would refuse it, so that caches and non-browser clients never see a grant
+ * for an origin that was not allowed.
+ */
+function named(name: string, origin: string | undefined): string | undefined {
+  return name === origin ? name : undefined;
+}
+
+/**
  * Cross-origin resource sharing as a functional middleware. Put it first among the application
  * middlewares, before `rateLimit()`: preflights are then answered without being counted, and
  * every answer (a 429 or a 404 included) carries the CORS headers the browser needs to read it.
@@ -98,11 +107,11 @@ export function cors(options: CorsOptions = {}): MiddlewareFunction {
     const requestOrigin = req.headers.get('origin') ?? undefined;
     if (origin === '*') return answer(req, '*');
     if (origin === true) return answer(req, requestOrigin);
-    if (typeof origin === 'string') return answer(req, origin);
+    if (typeof origin === 'string') return answer(req, named(origin, requestOrigin));
     if (typeof origin !== 'function') return answer(req, allowedOrigin(rules, requestOrigin));
     const decided = origin(requestOrigin, req);
     const toAllowed = (value: boolean | string): string | undefined =>
-      value === true ? requestOrigin : value === false ? undefined : value;
+      value === true ? requestOrigin : value === false ? undefined : value === '*' ? '*' : named(value, requestOrigin);
     return isPromiseLike(decided)
       ? Promise.resolve(decided).then((value) => answer(req, toAllowed(value)))
       : answer(req, toAllowed(decided));

@@ -6,6 +6,7 @@ import type { RouteDecision, UnroutedDecision } from '../router/route-decision.j
 import { kOversizedBody, kSerializer, kStatus } from '../symbols.js';
 import { isPromiseLike } from '../is-promise-like.js';
 import { reasonPhrase } from '../response/reason-phrase.js';
+import { withinDeadline } from './handler-deadline.js';
 
 // hot path: binder, then handler; stays synchronous unless one of them is async
 function invokeHandler(route: CompiledRoute, req: RequestCore): unknown {
@@ -14,6 +15,12 @@ function invokeHandler(route: CompiledRoute, req: RequestCore): unknown {
   // A body the server will not read is refused here, after the middlewares and before the binder.
   const oversized = req[kOversizedBody]();
   if (oversized !== undefined) throw oversized;
+  const result = callHandler(route, req);
+  // A handler that answers within the call cannot be late; one that returns a promise races its deadline.
+  return route.timeout > 0 && isPromiseLike(result) ? withinDeadline(req, route, result) : result;
+}
+
+function callHandler(route: CompiledRoute, req: RequestCore): unknown {
   if (route.binder === undefined) return route.handler.call(route.instance);
   const args = route.binder(req, route.strict);
   if (isPromiseLike(args)) return args.then((resolved) => route.handler.apply(route.instance, resolved as unknown[]));

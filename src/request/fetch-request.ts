@@ -3,7 +3,7 @@ import { kOversizedBody } from '../symbols.js';
 import { bodyTooLarge } from './body-limit.js';
 import { limitedStream, refusedStream } from './body-stream.js';
 import { RequestCore, type RequestOptions } from './kiln-request.js';
-import type { SocketAddressOf } from '../runtime/listener.js';
+import type { SocketAddressOf } from '../adapter/listener.js';
 
 const decimal = /^\d{1,15}$/;
 
@@ -62,8 +62,11 @@ export class FetchRequest extends RequestCore {
     this.#socketAddress = asked;
     return asked;
   }
-  protected abortSignal(): AbortSignal {
-    return this.source.signal;
+  /** The incoming Request's signal (Bun and Deno abort it when the client leaves; a caller of `app.fetch` may abort it). */
+  protected watchDisconnect(controller: AbortController): void {
+    const incoming = this.source.signal;
+    if (incoming.aborted) controller.abort(incoming.reason);
+    else incoming.addEventListener('abort', () => controller.abort(incoming.reason), { once: true });
   }
   /** `app.fetch` removes the uploads itself, once the answer is made. */
   protected afterAnswer(): void {}

@@ -4,6 +4,7 @@
 // its declaration (`implements KilnRequest` checks them together).
 import type { HttpError } from '../http-error.js';
 import {
+  kAbort,
   kAnswered,
   kCloseConnection,
   kCompression,
@@ -21,7 +22,7 @@ import type { ResponseCompression } from '../compression/response-compression.js
 import type { RouteInfo } from '../router/route-info.js';
 import { targetSearch } from '../router/request-target.js';
 import { bodyTooLarge } from './body-limit.js';
-import type { Serializer } from '../response/compiled-serializer.js';
+import type { Serializer } from '../response/serializer.js';
 import { parseCookies } from './cookies.js';
 import { parseQueryString, type QueryValues } from './query-string.js';
 import { isMultipart, parseBodyBytes } from './body-parser.js';
@@ -33,6 +34,7 @@ import { KilnError } from '../kiln-error.js';
 import { clientAddress, type ProxyTrust } from './client-address.js';
 import { requestId } from './request-id.js';
 import type { Logger } from '../logging/logger.js';
+import type { RequestSignals } from './request-signals.js';
 
 /**
  * The request handed to middlewares, `@Req()` and custom parameter decorators: a web-standard
@@ -125,6 +127,8 @@ export interface RequestOptions {
   readonly logger: Logger;
   /** Limits of multipart/form-data bodies. */
   readonly uploads: UploadLimits;
+  /** The open `req.signal`s of the server, aborted at the shutdown deadline. */
+  readonly signals: RequestSignals;
 }
 
 /** Called once a request's answer is sent: its status, and false when the client left before the end. */
@@ -181,6 +185,9 @@ export abstract class RequestCore implements KilnRequest {
   #log: Logger | undefined;
   #answered: AnsweredListener[] | undefined;
   #uploads: UploadFolder | undefined;
+  #abort: AbortController | undefined;
+  /** An abort asked for before anybody read `signal`: the signal is born aborted with this reason. */
+  #abortedBefore: { reason: unknown } | undefined;
 
   constructor(method: string, target: string, options: RequestOptions) {
     this.method = method;
@@ -434,10 +441,38 @@ export abstract class RequestCore implements KilnRequest {
   get isHistoryNavigation(): boolean {
     return false;
   }
+  /**
+   * Aborted when the client goes away before the answer is sent, when the route's
+   * `handlerTimeout` passes, or when `close()`'s shutdown deadline passes. Created on first
+   * read: a request that never reads it pays nothing.
+   */
   get signal(): AbortSignal {
-    return this.abortSignal();
+    return (this.#abort ??= this.#openSignal()).signal;
   }
-  protected abstract abortSignal(): AbortSignal;
+
+  #openSignal(): AbortController {
+    const controller = new AbortController();
+    if (this.#abortedBefore !== undefined) {
+      controller.abort(this.#abortedBefore.reason);
+      return controller;
+    }
+    const signals = this.options.signals;
+    const entry = signals.remember(controller);
+    this.watchDisconnect(controller, () => signals.forget(entry));
+    return controller;
+  }
+
+  /** Aborts `signal` with `reason` (a deadline passed); the first reason wins. */
+  [kAbort](reason: unknown): void {
+    if (this.#abort !== undefined) this.#abort.abort(reason);
+    else this.#abortedBefore ??= { reason };
+  }
+
+  /**
+   * Aborts `controller` when the client goes away before the answer is sent; calls `done` once the
+   * request is over (when the transport can tell).
+   */
+  protected abstract watchDisconnect(controller: AbortController, done: () => void): void;
 
   clone(): Request {
     if (this.method !== 'GET' && this.method !== 'HEAD') {

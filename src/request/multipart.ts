@@ -5,7 +5,7 @@ import type * as pathModule from 'node:path';
 import type { BusboyConstructor, BusboyFileStream, BusboyInstance } from '@fastify/busboy';
 import { HttpError } from '../http-error.js';
 import { KilnError } from '../kiln-error.js';
-import { nodeBuiltin } from '../runtime/node-builtin.js';
+import { nodeBuiltin } from '../node-builtin.js';
 import type { UploadLimits } from './upload-options.js';
 
 let busboy: BusboyConstructor | undefined;

@@ -1,7 +1,7 @@
 import { kSerializer, kStatus } from '../symbols.js';
 import type { RequestCore } from '../request/kiln-request.js';
 import { KilnError } from '../kiln-error.js';
-import { ResponseTypeMismatch } from './compiled-serializer.js';
+import { ResponseTypeMismatch } from './serializer.js';
 
 export const jsonContentType = 'application/json; charset=utf-8';
 

@@ -1,5 +1,5 @@
 import { isFramingHeader } from './header-rules.js';
-import { optionalNodeBuiltin } from '../runtime/node-builtin.js';
+import { optionalNodeBuiltin } from '../node-builtin.js';
 
 // The codings fetch (undici) decodes before handing out a body; with any other coding in the
 // list it decodes nothing. zstd is decoded where node:zlib has it (Node 22.15+).

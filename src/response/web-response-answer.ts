@@ -3,7 +3,7 @@
 // runtime's server sends a Response handed back at once on its fast path, and waits a turn (or
 // more) for one behind a promise.
 import type { RequestCore } from '../request/kiln-request.js';
-import { platformResponse, platformSendsResponses } from '../runtime/platform-response.js';
+import { platformResponse, platformSendsResponses } from './platform-response.js';
 import { kAnswered, kRemoveUploads } from '../symbols.js';
 import { encodedWebResponse, errorToWebResponse, finalWebResponse, valueToWebResponse } from './web-response.js';
 

@@ -6,7 +6,7 @@ import { errorOutcome } from './error-body.js';
 import { jsonContentType, serialize, valueStatus } from './json-body.js';
 // Kiln's own: a JSON body handed to a middleware's next() or to app.fetch makes no stream unless read.
 import { keptBody, Response as KilnResponse } from './kiln-response.js';
-import { platformSendsResponses } from '../runtime/platform-response.js';
+import { platformSendsResponses } from './platform-response.js';
 
 // The class of the Responses Kiln builds: its own on Node, the global one where the runtime's
 // server sends app.fetch's answer from the platform's body slot (Bun, Deno, workerd), so that no

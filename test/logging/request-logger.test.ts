@@ -61,6 +61,37 @@ class NotesController {
   }
 }
 
+/** Values whose serialisation throws: a getter, toJSON, toString, Proxy traps, an Error's fields. */
+function hostileValues(): Record<string, unknown> {
+  const boom = () => {
+    throw new Error('hostile');
+  };
+  const error = new Error('hostile error');
+  Object.defineProperty(error, 'message', { get: boom });
+  Object.defineProperty(error, 'code', { get: boom, enumerable: true });
+  return {
+    getter: Object.defineProperty({ id: 1 }, 'secret', { get: boom, enumerable: true }),
+    toJSON: { toJSON: boom },
+    toString: { toString: boom },
+    proxy: new Proxy({}, { ownKeys: boom, get: boom, getPrototypeOf: boom }),
+    error,
+  };
+}
+
+@Controller('/hostile')
+class HostileLogController {
+  @Get('/')
+  log(@Req() req: KilnRequest) {
+    const values = hostileValues();
+    req.log.info(values, 'fields');
+    req.log.error(values.error as Error);
+    req.log.warn(values.proxy as object, 'a proxy first');
+    req.log.info('%s and %j', values.toString, values.toJSON);
+    req.log.child({ bound: values.getter, proxy: values.proxy }).info({ nested: [values.error] }, 'from a child');
+    return { logged: true };
+  }
+}
+
 const backends = [
   { name: 'pino', pino: true },
   { name: 'JSON writer', pino: false },
@@ -131,6 +162,34 @@ for (const backend of backends) {
     );
   });
 }
+
+test('a handler that logs hostile values answers normally; every line parses and keeps what could be written', async () => {
+  const destination = memoryDestination();
+  await overBothTransports(
+    { controllers: [HostileLogController], middlewares: [requestLogger()], logger: { destination, pino: false } },
+    async (send) => {
+      destination.lines.length = 0;
+      const reply = await send('/hostile');
+      assert.is(reply.status, 200);
+      assert.equal(reply.json(), { logged: true });
+      const [fields, error, proxy, args, child, access] = destination.lines;
+      assert.is(destination.lines.length, 6);
+      assert.equal([fields!.getter, fields!.toJSON, fields!.msg], [{ id: 1, secret: '[Unserializable]' }, '[Unserializable]', 'fields']);
+      assert.equal(
+        [error!.level, error!.err.message, error!.err.code, error!.msg],
+        [50, '[Unserializable]', '[Unserializable]', '[Unserializable]'],
+      );
+      assert.equal([proxy!.level, proxy!.fields, proxy!.msg], [40, '[Unserializable]', 'a proxy first']);
+      assert.is(args!.msg, '[Unserializable] and "[Unserializable]"');
+      assert.equal(
+        [child!.bound, child!.proxy, child!.nested[0].code, child!.msg],
+        [{ id: 1, secret: '[Unserializable]' }, '[Unserializable]', '[Unserializable]', 'from a child'],
+      );
+      assert.equal([access!.res, access!.msg], [{ statusCode: 200 }, 'request completed']);
+    },
+    { identical: false },
+  );
+});
 
 test('X-Request-Id is kept only from a trusted proxy (the trustProxy rule of req.ip)', async () => {
   const cases: [KilnConfig['trustProxy'], boolean][] = [

@@ -7,6 +7,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { bundleEntries, root, serveOn, type Mode, type RuntimeName, type ServedRuntime } from './support/served-runtimes.js';
 
 interface Expected {
@@ -418,6 +420,20 @@ const cases: Case[] = [
     },
   },
 
+  // handlerTimeout: the route's @HandlerTimeout(100) passes, its signal aborts with a TimeoutError
+  {
+    name: 'a handler past its deadline answers 503 with the JSON error body',
+    mode: 'strict',
+    path: '/cancel/deadline',
+    expect: { status: 503, json: { error: 'Service Unavailable', message: 'The handler did not answer within 100 ms' } },
+  },
+  {
+    name: 'the late handler saw req.signal abort with a TimeoutError',
+    mode: 'strict',
+    path: '/cancel/last',
+    expect: { status: 200, json: { reason: 'TimeoutError' } },
+  },
+
   // rate limit, MemoryStore: two a minute per client
   {
     name: 'rate limit: the first request passes with the headers',
@@ -553,6 +569,42 @@ test("a head over maxHeaderSize (8 KiB here) answers 431 with Kiln's body from N
       const reply = await fetch(`${runtime.bases.strict}/books/1`, { headers: { 'x-big': 'x'.repeat(size) } });
       assert.is(reply.status, 431, `${runtime.name}, ${size} bytes`);
       assert.is(await reply.text(), runtime.name === 'bun' ? bunBody : kilns, `${runtime.name}, ${size} bytes`);
+    }
+  }
+});
+
+test('req.signal: the client leaving cancels the handler’s fetch to a slow local upstream, on Node, Bun and Deno', async () => {
+  const listening = served.filter((candidate) => candidate.name !== 'workerd');
+  for (const runtime of listening) {
+    let markReceived!: () => void;
+    let markGone!: () => void;
+    const received = new Promise<void>((resolve) => (markReceived = resolve));
+    const gone = new Promise<void>((resolve) => (markGone = resolve));
+    const upstream = createHttpServer((incoming) => {
+      markReceived();
+      incoming.socket.once('close', markGone);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/slow`;
+      const client = new AbortController();
+      const call = fetch(`${runtime.bases.strict}/cancel/upstream?url=${encodeURIComponent(url)}`, { signal: client.signal }).catch(
+        (error: Error) => error.name,
+      );
+      await received;
+      client.abort();
+      assert.is(await call, 'AbortError', runtime.name);
+      await gone; // the upstream's connection closed: the runtime cancelled the handler's fetch
+      let outcome: unknown;
+      for (let i = 0; i < 100; i++) {
+        outcome = await (await fetch(`${runtime.bases.strict}/cancel/last`)).json();
+        if ((outcome as { upstream?: string }).upstream !== undefined) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.equal(outcome, { upstream: 'AbortError', reason: 'AbortError' }, runtime.name);
+    } finally {
+      upstream.close();
+      upstream.closeAllConnections();
     }
   }
 });

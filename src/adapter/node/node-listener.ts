@@ -1,0 +1,63 @@
+// The Node listener: node:http with Kiln's limits and graceful close. `listen()` loads it on Node
+// only, and it takes node:http from the runtime rather than importing it, so that no bundle of an
+// app (a Worker's included) carries a `node:` import.
+import type * as Http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { answerClientError } from './client-error.js';
+import { refuseConnect, refuseExpectation, refuseUpgrade } from './protocol-refusals.js';
+import type { Listening, StartListener } from '../listener.js';
+import { optionalNodeBuiltin } from '../../node-builtin.js';
+
+export const startNodeListener: StartListener = (target, port, host) => {
+  const { config, handler, checkContinue, maxHeadersCount } = target;
+  const http = optionalNodeBuiltin<typeof Http>('node:http')!;
+  const headersTimeout = config.headersTimeout ?? 10_000;
+  const server = http.createServer(
+    {
+      headersTimeout,
+      requestTimeout: config.requestTimeout ?? 30_000,
+      keepAliveTimeout: config.keepAliveTimeout ?? 5_000,
+      maxHeaderSize: config.maxHeaderSize ?? 16 * 1024,
+      // Kiln answers a missing Host itself, with its JSON error body (see headProblem).
+      requireHostHeader: false,
+      // Node enforces the two timeouts above only this often (30 s by default).
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))),
+    },
+    handler,
+  );
+  server.on('clientError', answerClientError);
+  server.on('upgrade', refuseUpgrade);
+  server.on('connect', refuseConnect);
+  server.on('checkContinue', checkContinue);
+  server.on('checkExpectation', refuseExpectation);
+  // One line more than the limit is kept, so that headProblem can tell "more" from "exactly".
+  server.maxHeadersCount = maxHeadersCount + 1;
+  return new Promise<Listening>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address() as AddressInfo;
+      resolve({
+        address: { port: address.port, host: address.address },
+        close: (shutdownTimeout) => closeGracefully(server, shutdownTimeout),
+      });
+    });
+  });
+};
+
+function closeGracefully(server: Http.Server, shutdownTimeout: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    // Idle keep-alive connections are closed at once and again as in-flight ones finish;
+    // whatever is still open after the grace period is cut.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    const grace = setTimeout(() => server.closeAllConnections(), shutdownTimeout);
+    sweep.unref();
+    grace.unref();
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(grace);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,97 @@
+import type { ServerResponse } from 'node:http';
+import { kCloseConnection, kCompression, kReport, kResponseHeaders, kSendTimeout } from '../../symbols.js';
+import { sendWhole } from './encoded-body.js';
+import type { NodeRequest } from './node-request.js';
+import { isPromiseLike } from '../../is-promise-like.js';
+import { KilnError } from '../../kiln-error.js';
+import { errorOutcome } from '../../response/error-body.js';
+import { isSendableStatus } from '../../response/header-rules.js';
+import { jsonContentType, serialize, valueStatus } from '../../response/json-body.js';
+import { writeWebResponse } from './web-response-to-node.js';
+import { answerWriteFailure } from './write-failure.js';
+import { endWithinSendTimeout } from './send-deadline.js';
+
+function appendRecorded(req: NodeRequest, headers: string[]): string[] {
+  const recorded = req[kResponseHeaders];
+  if (recorded !== undefined) for (let i = 0; i < recorded.length; i++) headers.push(recorded[i]!);
+  if (req[kCloseConnection]) headers.push('connection', 'close');
+  return headers;
+}
+
+/**
+ * Writes a complete JSON (or empty) response in one `writeHead` + `end`. Without `req` (Kiln's own
+ * answers: 404, 405, 413, 414) every header is Kiln's; with it, use {@link writeRequestJson}.
+ * With `req`, the client has `sendTimeout` to take it (see endWithinSendTimeout); Kiln's own answers
+ * are a few hundred bytes, which a socket's buffer always takes at once.
+ */
+export function writeJson(res: ServerResponse, req: NodeRequest | undefined, status: number, body: string | undefined): void {
+  const headers = body === undefined ? [] : ['content-type', jsonContentType, 'content-length', String(Buffer.byteLength(body))];
+  res.writeHead(status, req === undefined ? headers : appendRecorded(req, headers));
+  if (req === undefined) res.end(body);
+  else endWithinSendTimeout(res, req[kSendTimeout], body);
+}
+
+// hot path: a plain return value or an error, with the request's recorded headers
+function writeRequestJson(req: NodeRequest, status: number, body: string | undefined): void {
+  try {
+    if (!isSendableStatus(status))
+      throw new KilnError('KILN042', `${req.method} ${req.path} answered with the status ${String(status)}; Kiln sends 200 to 599`);
+    // compression() recorded a coding: the writer of encoded bodies decides (one property read otherwise)
+    if (req[kCompression] !== undefined && body !== undefined)
+      sendWhole(req, status, appendRecorded(req, ['content-type', jsonContentType]), body);
+    else writeJson(req.response, req, status, body);
+  } catch (error) {
+    answerWriteFailure(req, error);
+  }
+}
+
+/** Answers an error thrown or rejected by the pipeline. Never throws. */
+export function writeError(req: NodeRequest, error: unknown): void {
+  const res = req.response;
+  if (res.headersSent) {
+    req[kReport](error);
+    res.destroy();
+    return;
+  }
+  const outcome = errorOutcome(error);
+  if (outcome.unexpected) req[kReport](outcome.reported);
+  writeRequestJson(req, outcome.status, outcome.body);
+}
+
+// hot path: a plain return value becomes one writeHead + end
+/** Answers the pipeline's value: a web Response is streamed, anything else sent as JSON. Never throws. */
+export function writeValue(req: NodeRequest, value: unknown): void {
+  let body: string | undefined;
+  try {
+    if (value instanceof Response) {
+      writeWebResponse(req, value);
+      return;
+    }
+    body = serialize(req, value);
+  } catch (error) {
+    // a value JSON cannot serialise, or a Proxy whose traps throw
+    writeError(req, error);
+    return;
+  }
+  writeRequestJson(req, valueStatus(req, value), body);
+}
+
+/**
+ * Answers what `dispatch` returned: a value now, or a promise (or any thenable, even a hostile
+ * one) once it settles. Never throws, and no rejection is left unhandled.
+ */
+export function writeResult(req: NodeRequest, result: unknown): void {
+  try {
+    if (!isPromiseLike(result)) {
+      writeValue(req, result);
+      return;
+    }
+    // Promise.resolve adopts a thenable in a job of its own, so a `then` that throws is a rejection.
+    Promise.resolve(result).then(
+      (value) => writeValue(req, value),
+      (error) => writeError(req, error),
+    );
+  } catch (error) {
+    writeError(req, error);
+  }
+}

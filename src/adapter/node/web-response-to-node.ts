@@ -1,0 +1,213 @@
+import type { ServerResponse } from 'node:http';
+import { KilnError } from '../../kiln-error.js';
+import type { NodeRequest } from './node-request.js';
+import { kCloseConnection, kCompression, kReport, kSendTimeout } from '../../symbols.js';
+import { addVary, compressionPlan, compressStream, markEncoded } from '../../compression/response-compression.js';
+import { sendWhole } from './encoded-body.js';
+import { isSendableStatus } from '../../response/header-rules.js';
+import { decodedByFetch, sendableHeaders } from '../../response/response-framing.js';
+import { withRecordedHeaders } from '../../response/web-response.js';
+import { answerWriteFailure } from './write-failure.js';
+import { responseSource } from '../../response/response-source.js';
+import { keptBody, pendingHeaders } from '../../response/kiln-response.js';
+import { clearSendDeadline, endWithinSendTimeout } from './send-deadline.js';
+
+type Chunk = { done: true; value?: undefined } | { done: false; value: unknown };
+const notYet = Symbol('not yet');
+const nextTurn = () => new Promise<typeof notYet>((resolve) => setImmediate(resolve, notYet));
+
+function bytesOf(chunk: unknown): Uint8Array {
+  if (chunk instanceof Uint8Array) return chunk;
+  if (typeof chunk === 'string') return Buffer.from(chunk);
+  throw new TypeError(`A Response body stream must yield Uint8Array chunks, got ${chunk === null ? 'null' : typeof chunk}`);
+}
+
+/** The next chunk, read while the current one is written; marked handled, as it may be abandoned when the client goes. */
+function readAhead(reader: ReadableStreamDefaultReader<unknown>): Promise<Chunk> {
+  const read = reader.read() as Promise<Chunk>;
+  read.catch(() => {});
+  return read;
+}
+
+/**
+ * Resolves once `res` can take more data, or once it is closed. A client that reads nothing for
+ * `timeout` ms has its connection cut: otherwise it would hold the connection, and the body's
+ * source, forever. 0 disables the timeout.
+ */
+function drained(res: ServerResponse, timeout: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    const timer =
+      timeout > 0
+        ? setTimeout(() => {
+            res.destroy();
+            done();
+          }, timeout)
+        : undefined;
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/**
+ * Sends a web Response over Node's ServerResponse. Kiln owns the framing: the Response's status
+ * and headers are sent without its hop-by-hop and `content-length` headers; a body that is
+ * complete within one turn of the event loop (a string, bytes, a small file) is sent with its
+ * exact `content-length`, anything longer is streamed chunked, without buffering, with
+ * backpressure. Never throws or rejects: what cannot be sent as built is a reported 500, or a cut
+ * connection once the head is out.
+ */
+// hot path: the head and a kept or constructed string/bytes body are written synchronously; only a stream goes async
+export function writeWebResponse(req: NodeRequest, response: Response): void {
+  let status: number;
+  let headers: string[];
+  let body: ReadableStream<unknown> | null;
+  let source: string | Uint8Array | undefined;
+  try {
+    // Asked of the handler's own Response: adding recorded headers may re-wrap a fetched one.
+    const decoded = decodedByFetch(response);
+    const merged = withRecordedHeaders(req, response);
+    status = merged.status;
+    if (!isSendableStatus(status))
+      throw new KilnError('KILN042', `A returned Response has the status ${String(status)}; Kiln sends 200 to 599`);
+    // Kiln's own Response keeps its string or bytes: no stream is made or read to send them.
+    source = keptBody(merged);
+    body = null;
+    if (source === undefined) {
+      body = merged.body;
+      if (merged.bodyUsed || body?.locked)
+        throw new KilnError(
+          'KILN043',
+          'A returned Response has a body that is locked or already read: return a new Response, or response.clone() before reading it',
+        );
+      source = responseSource(merged);
+    }
+    headers = pendingHeaders(merged) ?? sendableHeaders(merged, decoded);
+    if (req[kCloseConnection]) headers.push('connection', 'close');
+  } catch (error) {
+    answerWriteFailure(req, error);
+    return;
+  }
+
+  const compression = req[kCompression];
+  if (compression !== undefined && status !== 204 && status !== 304) {
+    if (source !== undefined) {
+      try {
+        sendWhole(req, status, headers, source);
+      } catch (error) {
+        answerWriteFailure(req, refused(error));
+      }
+      return;
+    }
+    if (body !== null) {
+      const plan = compressionPlan(compression, req.method, status, headers, undefined);
+      if (plan === 'vary') addVary(headers);
+      else if (plan !== 'none') {
+        markEncoded(headers, plan);
+        body = compressStream(compression.settings, plan, body);
+      }
+    }
+  }
+
+  // hot path: a Response built from a string or bytes is sent in one end(), its stream never read
+  if (source !== undefined && status !== 204 && status !== 304) {
+    headers.push('content-length', String(Buffer.byteLength(source)));
+    if (writeHead(req, status, headers)) endTimed(req, req.method === 'HEAD' ? undefined : source);
+    return;
+  }
+  if (body === null || req.method === 'HEAD' || status === 204 || status === 304) {
+    if (body !== null) body.cancel().catch(() => {});
+    if (writeHead(req, status, headers)) endTimed(req, undefined);
+    return;
+  }
+
+  void streamBody(req, status, headers, body);
+}
+
+/** Sends a body stream: with its exact length when it ends within one turn, chunked otherwise. Never rejects. */
+async function streamBody(req: NodeRequest, status: number, headers: string[], body: ReadableStream<unknown>): Promise<void> {
+  const res = req.response;
+  const reader = body.getReader();
+  // A client that goes away stops the body's source (a fetch upstream, a file) at once.
+  const stop = () => reader.cancel().catch(() => {});
+  res.once('close', stop);
+  let headSent = false;
+  try {
+    const first = await reader.read();
+    if (first.done) {
+      headers.push('content-length', '0');
+      if (writeHead(req, status, headers)) endTimed(req, undefined);
+      return;
+    }
+    const firstBytes = bytesOf(first.value);
+    // Read ahead one turn: a body complete by then has a known length; a slower one streams.
+    let next: Chunk | Promise<Chunk> = readAhead(reader);
+    const settled = await Promise.race([next, nextTurn()]);
+    if (settled !== notYet) {
+      next = settled as Chunk;
+      if (next.done) {
+        headers.push('content-length', String(firstBytes.byteLength));
+        if (writeHead(req, status, headers)) endTimed(req, firstBytes);
+        return;
+      }
+    }
+    if (!writeHead(req, status, headers)) {
+      stop();
+      return;
+    }
+    headSent = true;
+    clearSendDeadline(res);
+    const timeout = req[kSendTimeout];
+    let chunk: Chunk = { done: false, value: firstBytes };
+    while (!chunk.done) {
+      if (!res.write(bytesOf(chunk.value)) && !res.destroyed) await drained(res, timeout);
+      if (res.destroyed) {
+        stop();
+        return;
+      }
+      chunk = await next;
+      if (res.destroyed) return;
+      next = chunk.done ? chunk : readAhead(reader);
+    }
+    res.end();
+  } catch (error) {
+    stop();
+    if (!headSent && !res.headersSent) {
+      answerWriteFailure(req, error);
+      return;
+    }
+    // Headers are already sent: the only honest signal left is to cut the connection.
+    const clientGone = res.destroyed;
+    if (!res.destroyed) res.destroy();
+    if (!clientGone) req[kReport](error);
+  } finally {
+    res.off('close', stop);
+  }
+}
+
+/** Ends an answer whose whole body is known, within `sendTimeout`. */
+function endTimed(req: NodeRequest, body: string | Uint8Array | undefined): void {
+  endWithinSendTimeout(req.response, req[kSendTimeout], body);
+}
+
+/** `writeHead`, or a reported bare 500 when Node refuses the head (false then). */
+function writeHead(req: NodeRequest, status: number, headers: string[]): boolean {
+  try {
+    req.response.writeHead(status, headers);
+    return true;
+  } catch (error) {
+    answerWriteFailure(req, refused(error));
+    return false;
+  }
+}
+
+function refused(error: unknown): unknown {
+  const failure = new KilnError('KILN041', `A returned Response could not be sent as built: ${(error as Error)?.message ?? String(error)}`);
+  failure.cause = error;
+  return failure;
+}

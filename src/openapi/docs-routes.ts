@@ -1,0 +1,66 @@
+// `createServer({ docs })` in one call: the routes that serve the OpenAPI document and the docs
+// page, compiled like any route (the router, HEAD and 405 handling apply). Like every request they
+// run the application middlewares; they have no controller or route middleware.
+import type { CompiledRoute, RouteTable } from '../app/route-table.js';
+import { KilnError } from '../kiln-error.js';
+import { joinRoutePath } from '../router/route-path.js';
+import { docsPageAssets, type DocsAsset } from './docs-page.js';
+import type { DocsOptions } from './docs-options.js';
+import { readDocument, servedDocument } from './served-document.js';
+
+/** The controller `app.routes` names for the docs routes. */
+class KilnDocs {}
+
+function checkedPath(value: unknown, name: string): string | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (typeof value !== 'string' || !value.startsWith('/'))
+    throw new KilnError('KILN030', `docs.${name} must be a path starting with '/', or false; got ${JSON.stringify(value)}`);
+  return joinRoutePath('/', value);
+}
+
+/**
+ * The route table with the routes of `docs` added: the document (checked against the app's routes
+ * and completed with their middlewares' descriptions) and, with `ui`, the page and its assets.
+ */
+export function withDocsRoutes(table: RouteTable, docs: DocsOptions): RouteTable {
+  if (docs === null || typeof docs !== 'object') throw new KilnError('KILN030', 'docs must be an object: { document, openapi?, ui? }');
+  const openapiPath = checkedPath(docs.openapi ?? '/openapi.json', 'openapi');
+  const uiPath = checkedPath(docs.ui, 'ui');
+  const document = servedDocument(readDocument(docs.document), table.routes);
+  const text = JSON.stringify(document);
+
+  const answers: DocsAsset[] = [];
+  if (openapiPath !== undefined)
+    answers.push({ path: openapiPath, contentType: 'application/json; charset=utf-8', body: text, cacheControl: 'no-cache' });
+  if (uiPath !== undefined) {
+    const title = `${(document.info as { title?: string } | undefined)?.title ?? 'API'} — API reference`;
+    answers.push(...docsPageAssets(uiPath, openapiPath, document, title));
+  }
+  const taken = new Set(table.routes.filter((r) => r.info.method === 'GET').map((r) => r.info.path));
+  const instance = new KilnDocs();
+  const routes = answers.map((answer): CompiledRoute => {
+    if (taken.has(answer.path))
+      throw new KilnError('KILN034', `docs: GET ${answer.path} is already a route of the app; choose other docs.openapi / docs.ui paths`);
+    // nosniff: a browser takes each file as the type it is sent with, never as a script or page it guesses.
+    const headers: Record<string, string> = {
+      'content-type': answer.contentType,
+      'cache-control': answer.cacheControl,
+      'x-content-type-options': 'nosniff',
+    };
+    if (answer.contentSecurityPolicy !== undefined) headers['content-security-policy'] = answer.contentSecurityPolicy;
+    const handler = answer.path === openapiPath ? 'document' : answer.path === uiPath ? 'page' : 'asset';
+    return Object.freeze({
+      info: Object.freeze({ method: 'GET', path: answer.path, controller: KilnDocs, handler }),
+      name: `KilnDocs ${answer.path}`,
+      instance,
+      handler: () => new Response(answer.body, { headers }),
+      binder: undefined,
+      serializer: undefined,
+      status: undefined,
+      strict: false,
+      timeout: 0,
+      middlewares: table.appChain,
+    });
+  });
+  return { routes: [...table.routes, ...routes], appChain: table.appChain };
+}

@@ -1,0 +1,98 @@
+// The document `createServer({ docs })` serves: the one the build wrote, checked against the
+// server's route table (a stale build is refused at start-up), with what only the runtime knows
+// merged in — the responses, headers and security schemes of the middlewares each route runs (e.g. a
+// rate limiter's 429, a guard's bearer token).
+import type * as Fs from 'node:fs';
+import type { CompiledRoute } from '../app/route-table.js';
+import { KilnError } from '../kiln-error.js';
+import type { DocsOptions } from './docs-options.js';
+import { middlewareDescription, type MiddlewareOpenApi } from './middleware-description.js';
+import { addSecurity } from './security-requirements.js';
+import { optionalNodeBuiltin } from '../node-builtin.js';
+
+type Json = Record<string, any>;
+
+const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** `/books/:id` → `/books/{id}` */
+function openApiPath(path: string): string {
+  return path.replace(/:([^/]+)/g, '{$1}');
+}
+
+/** Reads and parses the document the option names. */
+export function readDocument(document: DocsOptions['document']): Json {
+  if (document === null || (typeof document !== 'string' && typeof document !== 'object')) {
+    throw new KilnError(
+      'KILN030',
+      'docs.document must name the OpenAPI document the build wrote (a path, a file: URL or the parsed document)',
+    );
+  }
+  let parsed: unknown = document;
+  if (typeof document === 'string' || document instanceof URL) {
+    const fs = optionalNodeBuiltin<typeof Fs>('node:fs');
+    if (fs === undefined) {
+      throw new KilnError(
+        'KILN031',
+        `docs.document: this runtime has no file system to read ${String(document)} from (Workers): pass the parsed document, e.g. import document from './openapi.json' with { type: 'json' }`,
+      );
+    }
+    try {
+      parsed = JSON.parse(fs.readFileSync(document, 'utf8'));
+    } catch (error) {
+      throw new KilnError(
+        'KILN031',
+        `docs.document: cannot read the OpenAPI document ${String(document)} (${(error as Error).message}). ` +
+          'Build with the openapi option of @kiln/core/transformer, e.g. "openapi": { "output": "openapi.json" }',
+      );
+    }
+  }
+  const json = parsed as Json;
+  if (typeof json?.openapi !== 'string' || !json.openapi.startsWith('3.1') || typeof json.paths !== 'object' || json.paths === null) {
+    throw new KilnError('KILN031', 'docs.document is not an OpenAPI 3.1 document (no "openapi": "3.1.x" or no "paths")');
+  }
+  return json;
+}
+
+/**
+ * A copy of the document for this server: every route must be described (else the build is older
+ * than the code: KILN032), and each operation gains the responses and headers of its middlewares.
+ */
+export function servedDocument(document: Json, routes: readonly CompiledRoute[]): Json {
+  const served: Json = structuredClone(document);
+  for (const route of routes) {
+    const { method, path } = route.info;
+    const operation: Json | undefined = served.paths[openApiPath(path)]?.[method.toLowerCase()];
+    if (operation === undefined) {
+      throw new KilnError(
+        'KILN032',
+        `The OpenAPI document does not describe ${method} ${path} (${route.name}): it was written by an older build. Rebuild the app with tspc`,
+      );
+    }
+    const descriptions: MiddlewareOpenApi[] = [];
+    for (const middleware of route.middlewares) {
+      const description = middlewareDescription(middleware);
+      if (description === undefined) continue;
+      descriptions.push(description);
+      operation.responses ??= {};
+      for (const [status, response] of Object.entries(description.responses ?? {}))
+        operation.responses[status] ??= structuredClone(response);
+      for (const response of Object.values(operation.responses) as Json[]) {
+        if (response.$ref !== undefined) continue;
+        response.headers = { ...structuredClone(description.headers ?? {}), ...response.headers };
+        if (Object.keys(response.headers).length === 0) delete response.headers;
+      }
+    }
+    addSecurity(served, operation, descriptions, `${method} ${path}`);
+    if (operation.responses !== undefined) {
+      operation.responses = Object.fromEntries(Object.entries(operation.responses).sort(([a], [b]) => a.localeCompare(b)));
+    }
+  }
+  return served;
+}
+
+/** Every operation of a document as `METHOD /path`, for messages and tests. */
+export function operationsOf(document: Json): string[] {
+  return Object.entries(document.paths as Json).flatMap(([path, item]) =>
+    methods.filter((method) => (item as Json)[method] !== undefined).map((method) => `${method.toUpperCase()} ${path}`),
+  );
+}
