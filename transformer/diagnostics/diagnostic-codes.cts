@@ -98,8 +98,14 @@ export const diagnosticCodes = {
     title: "the plugin entry's client option is invalid, or typia (which writes the document the client is typed from) is not installed",
   },
   clientNotWritten: { code: 171, title: 'the typed client could not be written to its output file' },
-  clientInputNameClash: { code: 172, title: "two inputs of a route (a query key, route parameter, header, or the body) have the same name in its client function's input" },
-  clientFunctionNameClash: { code: 173, title: 'two routes of one controller would be the same client function (the method name of one and the @operationId of the other)' },
+  clientInputNameClash: {
+    code: 172,
+    title: "two inputs of a route (a query key, route parameter, header, or the body) have the same name in its client function's input",
+  },
+  clientFunctionNameClash: {
+    code: 173,
+    title: 'two routes of one controller would be the same client function (the method name of one and the @operationId of the other)',
+  },
 } as const satisfies Record<string, DiagnosticCode>;
 
 export type DiagnosticKey = keyof typeof diagnosticCodes;
