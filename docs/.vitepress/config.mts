@@ -37,6 +37,8 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'OpenAPI', link: '/guide/openapi' },
       { text: 'Typed client', link: '/guide/typed-client' },
       { text: 'Rate limiting', link: '/guide/rate-limiting' },
+      { text: 'Sessions and cookies', link: '/guide/sessions' },
+      { text: 'Security headers and CSRF', link: '/guide/security-headers' },
       { text: 'File uploads', link: '/guide/uploads' },
       { text: 'Compression', link: '/guide/compression' },
       { text: 'File uploads', link: '/guide/uploads' },
