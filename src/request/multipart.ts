@@ -19,9 +19,9 @@ function loadBusboy(): Promise<BusboyConstructor> {
   busboy ??= import('@fastify/busboy').then(
     (loaded) => {
       const module = loaded as unknown as { Busboy?: BusboyConstructor; default?: BusboyConstructor & { Busboy?: BusboyConstructor } };
-      const constructor = module.Busboy ?? module.default?.Busboy ?? module.default;
-      if (typeof constructor !== 'function') throw new TypeError('@fastify/busboy exports no Busboy class');
-      return constructor;
+      const parser = module.Busboy ?? module.default?.Busboy ?? module.default;
+      if (typeof parser !== 'function') throw new TypeError('@fastify/busboy exports no Busboy class');
+      return parser;
     },
     (error: unknown) => {
       busboy = undefined; // installed later (a development server): tried again on the next upload
