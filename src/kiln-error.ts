@@ -32,6 +32,7 @@ export const runtimeErrorCodes = {
     'a return value cannot be written as JSON (a bigint, a cycle, a getter or toJSON that throws): the request answered 500, and the error names the route',
   KILN047:
     "a return value does not fit the route's declared return type under `typedResponses: 'assert'`: the request answered 500, and the error names the path of the first mismatch",
+  KILN050: 'the `health` option of createServer is invalid (a path, a check, an interval), or a health path is already a route of the app',
   KILN070: 'the `trustProxy` setting is not a boolean, a hop count or a list of addresses/CIDR ranges',
   KILN030: 'the `docs` option of createServer is invalid (not an object, a path that does not start with `/`)',
   KILN031: '`docs.document` cannot be read, or is not an OpenAPI 3.1 document',

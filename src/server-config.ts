@@ -8,6 +8,7 @@ import type { DocsOptions } from './openapi/docs-options.js';
 import type { Logger } from './logging/logger.js';
 import type { LoggerOptions } from './logging/create-logger.js';
 import type { UploadOptions } from './request/upload-options.js';
+import type { HealthOptions } from './health/health-options.js';
 
 /** What `createServer` takes. Every key but `controllers` has a default. */
 export interface KilnConfig {
@@ -76,6 +77,11 @@ export interface KilnConfig {
    * logger (whose level it lowers to `debug` when Kiln builds it). Default false.
    */
   debug?: boolean;
+  /**
+   * Liveness (`/livez`) and readiness (`/readyz`) endpoints: readiness answers 503 from the moment
+   * `close()` starts and while a check fails. Off by default (docs: guide/health.md).
+   */
+  health?: HealthOptions;
   /** Serve the OpenAPI document the build wrote, and a docs page (docs: guide/openapi.md). Off by default. */
   docs?: DocsOptions;
 }

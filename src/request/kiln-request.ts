@@ -35,6 +35,7 @@ import { clientAddress, type ProxyTrust } from './client-address.js';
 import { requestId } from './request-id.js';
 import type { Logger } from '../logging/logger.js';
 import type { RequestSignals } from './request-signals.js';
+import type { Lifecycle } from '../health/lifecycle.js';
 
 /**
  * The request handed to middlewares, `@Req()` and custom parameter decorators: a web-standard
@@ -129,6 +130,8 @@ export interface RequestOptions {
   readonly uploads: UploadLimits;
   /** The open `req.signal`s of the server, aborted at the shutdown deadline. */
   readonly signals: RequestSignals;
+  /** Whether the server is closing: then every answer carries `Connection: close`. */
+  readonly lifecycle: Lifecycle;
 }
 
 /** Called once a request's answer is sent: its status, and false when the client left before the end. */
@@ -193,6 +196,8 @@ export abstract class RequestCore implements KilnRequest {
     this.method = method;
     this[kTarget] = target;
     this.options = options;
+    // While the server closes, no connection is kept for another request.
+    if (options.lifecycle.closing) this[kCloseConnection] = true;
   }
 
   abstract get url(): string;
