@@ -49,6 +49,11 @@ export type { CorsOptions, CorsOrigin } from './middlewares/cors-options.js';
 export { compression } from './middlewares/compression.js';
 export type { CompressionOptions } from './compression/compression-options.js';
 export type { ContentCoding } from './compression/content-coding.js';
+export { secureHeaders, SecureHeaders } from './security/secure-headers.js';
+export type { SecureHeadersOptions, CspDirectives } from './security/secure-headers-options.js';
+export { csrf, csrfToken, type CsrfOptions } from './security/csrf.js';
+export { serializeCookie, setCookie, deleteCookie, type CookieOptions } from './cookies/set-cookie.js';
+export { cookieSigner, type CookieSigner } from './cookies/cookie-signer.js';
 export { canonicalAddress, type TrustProxy } from './request/client-address.js';
 
 // Logging

@@ -22,7 +22,7 @@ export interface KilnConfig {
   maxBodySize?: number;
   /** Limits of `multipart/form-data` bodies (file uploads): see `UploadOptions`. */
   uploads?: UploadOptions;
-  /** Which proxies report the client address for `req.ip` (and the rate limiter's key): see `TrustProxy`. Default true (the spec's rule). */
+  /** Which proxies report the client address for `req.ip` (and the rate limiter's key): see `TrustProxy`. Default: forwarding headers believed only from a loopback or private-network peer. */
   trustProxy?: TrustProxy;
   /**
    * Called once for every error that is not an `HttpError` (the client gets a bare 500). Default:
@@ -40,8 +40,10 @@ export interface KilnConfig {
   /** Milliseconds an idle keep-alive connection stays open. Default 5 000. */
   keepAliveTimeout?: number;
   /**
-   * Milliseconds `close()` lets in-flight requests finish before cutting their connections; at
-   * that moment every open `req.signal` is aborted (an `AbortError`). Default 10 000.
+   * Milliseconds the whole of `close()` may take: in-flight requests finish within it (at the
+   * deadline every open `req.signal` is aborted with an `AbortError`, then their connections are
+   * cut), then the services' `onClose()` hooks run in the time left; a hook still running at the
+   * deadline is logged by name and abandoned. Default 10 000. `health.drainDelay` comes before it.
    */
   shutdownTimeout?: number;
   /**
@@ -100,6 +102,6 @@ export interface KilnServer {
   fetch(request: Request): Promise<Response>;
   /** The static route table. */
   readonly routes: readonly RouteInfo[];
-  /** Stops accepting connections, lets in-flight requests finish (up to `shutdownTimeout`), runs every service's `onClose()`, then resolves. */
+  /** Stops accepting connections, lets in-flight requests finish, runs every service's `onClose()`, then resolves: within `shutdownTimeout` in all (a hook past it is logged and abandoned). */
   close(): Promise<void>;
 }

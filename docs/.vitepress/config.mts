@@ -36,6 +36,8 @@ const guide: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'OpenAPI', link: '/guide/openapi' },
       { text: 'Rate limiting', link: '/guide/rate-limiting' },
+      { text: 'Sessions and cookies', link: '/guide/sessions' },
+      { text: 'Security headers and CSRF', link: '/guide/security-headers' },
       { text: 'File uploads', link: '/guide/uploads' },
       { text: 'Compression', link: '/guide/compression' },
       { text: 'File uploads', link: '/guide/uploads' },

@@ -4,12 +4,18 @@
 import type { CompiledRoute, RouteTable } from '../app/route-table.js';
 import { KilnError } from '../kiln-error.js';
 import { joinRoutePath } from '../router/route-path.js';
+import type { RouteInfo } from '../router/route-info.js';
 import { docsPageAssets, type DocsAsset } from './docs-page.js';
 import type { DocsOptions } from './docs-options.js';
 import { readDocument, servedDocument } from './served-document.js';
 
 /** The controller `app.routes` names for the docs routes. */
 class KilnDocs {}
+
+/** True for the routes of `createServer({ docs })`: they send their own Content-Security-Policy. */
+export function isDocsRoute(route: RouteInfo | undefined): boolean {
+  return route !== undefined && route.controller === KilnDocs;
+}
 
 function checkedPath(value: unknown, name: string): string | undefined {
   if (value === undefined || value === false) return undefined;

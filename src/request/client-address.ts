@@ -3,8 +3,13 @@ import { KilnError } from '../kiln-error.js';
 /**
  * Which proxies the server trusts to report the client's address (`createServer({ trustProxy })`):
  *
- * - `true` (the spec's rule, the default): the first `X-Forwarded-For` address, else `X-Real-IP`.
- *   Safe only behind a proxy that overwrites both headers.
+ * - not set (the default): the first `X-Forwarded-For` address, else `X-Real-IP`, but only when
+ *   the socket's peer is a loopback or private-network address (a proxy in front of the app); a
+ *   public peer's forwarding headers are ignored. The first time a forwarded address is used or
+ *   ignored, one warning naming the peer, the header and `trustProxy` is logged. A request
+ *   without a peer address (`app.fetch`, Workers) is treated as coming from a proxy.
+ * - `true`: the first `X-Forwarded-For` address, else `X-Real-IP`, from any peer. Safe only
+ *   behind a proxy that overwrites both headers.
  * - `false`: the socket address; the headers are ignored.
  * - a hop count (`1`): that many proxies in front of the server append to `X-Forwarded-For`;
  *   the client is the entry that many hops from the right.
@@ -30,9 +35,17 @@ interface Range {
 
 /** `trustProxy` compiled once by `createServer`. */
 export interface ProxyTrust {
-  readonly mode: 'none' | 'first' | 'hops' | 'ranges';
+  /** `nearby`: the default, the `first` rule for loopback and private-network peers only. */
+  readonly mode: 'none' | 'first' | 'nearby' | 'hops' | 'ranges';
   readonly hops: number;
   readonly ranges: readonly Range[];
+  /** Under the default: whether the server has logged its one warning about forwarding headers. */
+  warned: boolean;
+}
+
+/** Where a warning about the default goes (the application's logger). */
+export interface ProxyWarningLog {
+  warn(fields: object, message: string): void;
 }
 
 const namedRanges: Record<string, readonly string[]> = {
@@ -222,12 +235,13 @@ function parseRange(entry: string): Range {
 
 /** Checks and compiles `createServer({ trustProxy })` once (KILN070 for a value it cannot use). */
 export function compileTrustProxy(value: TrustProxy | undefined): ProxyTrust {
-  if (value === undefined || value === true) return { mode: 'first', hops: 0, ranges: [] };
-  if (value === false) return { mode: 'none', hops: 0, ranges: [] };
+  if (value === undefined) return { mode: 'nearby', hops: 0, ranges: [], warned: false };
+  if (value === true) return { mode: 'first', hops: 0, ranges: [], warned: false };
+  if (value === false) return { mode: 'none', hops: 0, ranges: [], warned: false };
   if (typeof value === 'number') {
     if (!Number.isInteger(value) || value < 0)
       throw new KilnError('KILN070', `trustProxy: a hop count must be a whole number of proxies (0 or more), got ${value}`);
-    return value === 0 ? { mode: 'none', hops: 0, ranges: [] } : { mode: 'hops', hops: value, ranges: [] };
+    return value === 0 ? { mode: 'none', hops: 0, ranges: [], warned: false } : { mode: 'hops', hops: value, ranges: [], warned: false };
   }
   const entries = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : undefined;
   if (entries === undefined)
@@ -238,7 +252,73 @@ export function compileTrustProxy(value: TrustProxy | undefined): ProxyTrust {
     const entry = raw.trim();
     for (const item of namedRanges[entry] ?? [entry]) ranges.push(parseRange(item));
   }
-  return { mode: 'ranges', hops: 0, ranges };
+  return { mode: 'ranges', hops: 0, ranges, warned: false };
+}
+
+/** The loopback and private-network ranges (RFC 1918, RFC 4193) whose peers the default trusts. */
+const nearbyRanges: readonly Range[] = [...namedRanges.loopback!, ...namedRanges.uniquelocal!].map(parseRange);
+
+function isNearby(bytes: AddressBytes): boolean {
+  for (const range of nearbyRanges) if (inRange(bytes, range)) return true;
+  return false;
+}
+
+/** The first rule: X-Forwarded-For's first entry, else X-Real-IP; with the header it came from. */
+function firstForwarded(headers: Headers): { address: string; header: string } | undefined {
+  const forwarded = headers.get('x-forwarded-for');
+  if (forwarded) {
+    const comma = forwarded.indexOf(',');
+    const first = canonicalAddress(comma === -1 ? forwarded : forwarded.slice(0, comma));
+    if (first !== undefined) return { address: first, header: 'X-Forwarded-For' };
+  }
+  const realIp = headers.get('x-real-ip');
+  const real = realIp ? canonicalAddress(realIp) : undefined;
+  return real === undefined ? undefined : { address: real, header: 'X-Real-IP' };
+}
+
+const defaultRule =
+  'by default Kiln believes forwarding headers only from a loopback or private-network peer (a proxy in front of the app)';
+
+/** The default's one warning per server: a user learns the rule from the log before an attacker does. */
+function warnOnce(trust: ProxyTrust, log: ProxyWarningLog | undefined, message: string, fields: object): void {
+  if (trust.warned || log === undefined) return;
+  trust.warned = true;
+  log.warn(
+    { ...fields, trustProxy: 'default' },
+    `${message}: ${defaultRule}. Set createServer({ trustProxy }) to say which proxies to believe ` +
+      '(a list of their addresses, a hop count, true for any peer, or false for none); this warning is logged once.',
+  );
+}
+
+/** `req.ip` under the default: the first rule for a nearby peer (or none), the socket otherwise. */
+function nearbyClientAddress(
+  trust: ProxyTrust,
+  headers: Headers,
+  socketAddress: string | undefined,
+  log: ProxyWarningLog | undefined,
+): string | undefined {
+  const socket = socketAddress === undefined ? undefined : canonicalAddress(socketAddress);
+  // canonicalAddress left the socket's bytes in `scratch`: checked before anything reuses it.
+  const nearby = socketAddress === undefined || (socket !== undefined && isNearby(scratch));
+  if (nearby) {
+    const forwarded = firstForwarded(headers);
+    if (forwarded === undefined) return socket;
+    if (!trust.warned) {
+      const peer = socket ?? 'no peer address (in-process app.fetch, or a runtime such as Workers that gives none)';
+      const from = socket === undefined ? 'a request with no peer address' : `the ${socket} peer`;
+      warnOnce(trust, log, `req.ip is ${forwarded.address}, taken from the ${forwarded.header} header of ${from}`, {
+        peer,
+        header: forwarded.header,
+      });
+    }
+    return forwarded.address;
+  }
+  if (!trust.warned) {
+    const header = headers.get('x-forwarded-for') ? 'X-Forwarded-For' : headers.get('x-real-ip') ? 'X-Real-IP' : undefined;
+    if (header !== undefined)
+      warnOnce(trust, log, `The ${header} header of the public peer ${socket} was ignored (req.ip is ${socket})`, { peer: socket, header });
+  }
+  return socket;
 }
 
 /**
@@ -246,21 +326,20 @@ export function compileTrustProxy(value: TrustProxy | undefined): ProxyTrust {
  * `canonicalAddress`). A header entry that is not an address is never used.
  * With a hop count or a list, X-Forwarded-For is walked from the right (the entry the nearest
  * proxy appended) past trusted hops; the first untrusted one is the client. A request without a
- * socket (in-process `app.fetch`) is treated as coming from a trusted hop.
+ * socket (in-process `app.fetch`) is treated as coming from a trusted hop. Under the default,
+ * `log` gets the one warning about forwarding headers.
  */
-export function clientAddress(trust: ProxyTrust, headers: Headers, socketAddress: string | undefined): string | undefined {
+export function clientAddress(
+  trust: ProxyTrust,
+  headers: Headers,
+  socketAddress: string | undefined,
+  log?: ProxyWarningLog,
+): string | undefined {
+  if (trust.mode === 'nearby') return nearbyClientAddress(trust, headers, socketAddress, log);
   const socket = socketAddress === undefined ? undefined : canonicalAddress(socketAddress);
   if (trust.mode === 'none') return socket;
+  if (trust.mode === 'first') return firstForwarded(headers)?.address ?? socket;
   const forwarded = headers.get('x-forwarded-for');
-  if (trust.mode === 'first') {
-    if (forwarded) {
-      const comma = forwarded.indexOf(',');
-      const first = canonicalAddress(comma === -1 ? forwarded : forwarded.slice(0, comma));
-      if (first !== undefined) return first;
-    }
-    const realIp = headers.get('x-real-ip');
-    return (realIp ? canonicalAddress(realIp) : undefined) ?? socket;
-  }
   let nearest = socket;
   if (socket !== undefined && !trusted(trust, socket, 0)) return socket;
   if (!forwarded) return nearest;
@@ -283,13 +362,15 @@ function trusted(trust: ProxyTrust, address: string, hop: number): boolean {
 
 /**
  * Whether the headers of a request come from a proxy the server trusts (under the same
- * `trustProxy` rule as `req.ip`): any request with `true`, none with `false`, and with a hop
- * count or a list only when the socket's peer is a trusted proxy. A request without a socket
+ * `trustProxy` rule as `req.ip`): any request with `true`, none with `false`, with the default
+ * only from a loopback or private-network peer, and with a hop count or a list only when the
+ * socket's peer is a trusted proxy. A request without a socket
  * (in-process `app.fetch`) is treated as coming from a trusted hop, as for `req.ip`.
  */
 export function fromTrustedProxy(trust: ProxyTrust, socketAddress: string | undefined): boolean {
   if (trust.mode === 'none') return false;
   if (trust.mode === 'first' || trust.mode === 'hops' || socketAddress === undefined) return true;
   const socket = canonicalAddress(socketAddress);
-  return socket !== undefined && trusted(trust, socket, 0);
+  if (socket === undefined) return false;
+  return trust.mode === 'nearby' ? isNearby(scratch) : trusted(trust, socket, 0);
 }

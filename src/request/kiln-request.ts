@@ -73,7 +73,8 @@ export interface KilnRequest extends Request {
   readonly protocol: 'http' | 'https';
   /**
    * The client address as the server's `trustProxy` says (default: the first address of
-   * `X-Forwarded-For`, else `X-Real-IP`, else the socket's remote address), canonical: no port,
+   * `X-Forwarded-For`, else `X-Real-IP`, when the peer is a loopback or private-network address
+   * or there is none; else the socket's remote address), canonical: no port,
    * brackets or zone, IPv4-mapped IPv6 as IPv4, IPv6 compressed lower-case. `undefined` for an
    * in-process `app.fetch` request without a usable proxy header.
    */
@@ -226,7 +227,7 @@ export abstract class RequestCore implements KilnRequest {
   }
 
   get ip(): string | undefined {
-    return clientAddress(this.options.trustProxy, this.headers, this.socketAddress());
+    return clientAddress(this.options.trustProxy, this.headers, this.socketAddress(), this.options.logger);
   }
 
   get remoteAddress(): string | undefined {

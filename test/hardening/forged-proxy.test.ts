@@ -4,8 +4,9 @@
 // cannot be escaped where `trustProxy` says the headers are not the client's to write.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, Get, canonicalAddress, compiledBinder, type KilnConfig, type KilnRequest } from '@kiln/core';
+import { Controller, Get, Post, canonicalAddress, compiledBinder, type KilnConfig, type KilnRequest } from '@kiln/core';
 import { rateLimit } from '@kiln/rate-limit';
+import { servedFromPeer } from '../support/peer.js';
 import { raw } from '../support/raw.js';
 import { start, type Started } from '../support/server.js';
 import { seededRandom } from './support/seeded-random.js';
@@ -16,6 +17,16 @@ class WhoAmI {
   @compiledBinder((req: KilnRequest) => [req])
   ip(req: KilnRequest) {
     return { ip: req.ip ?? null };
+  }
+}
+
+/** The Getting started page's limited route: `POST /notes`, 3 per minute per client. */
+@Controller('/notes')
+class NotesController {
+  @Post('/', rateLimit({ max: 3, windowMs: 60_000 }))
+  @compiledBinder(() => [])
+  create() {
+    return { id: 1 };
   }
 }
 
@@ -126,6 +137,27 @@ Forged(
       assert.is(statuses.filter((status) => status === 200).length, 40, `trustProxy ${trustProxy}: passes`);
       assert.is(statuses.filter((status) => status === 429).length, 80, `trustProxy ${trustProxy}: refusals`);
       assert.equal(statuses.slice(0, 40), Array(40).fill(200), `trustProxy ${trustProxy}: the first 40 pass`);
+    }
+  },
+);
+
+Forged(
+  'the Getting started limiter (max 3) under the default trustProxy: six POSTs from a public peer with six invented X-Forwarded-For values give 3 passes, then 429',
+  async () => {
+    const server = await servedFromPeer({ controllers: [NotesController], logger: { level: 'silent' } }, '203.0.113.50');
+    try {
+      const statuses: number[] = [];
+      for (let i = 1; i <= 6; i++) {
+        const reply = await fetch(`${server.base}/notes`, {
+          method: 'POST',
+          headers: { 'x-forwarded-for': `198.51.100.${i}`, 'x-real-ip': `192.0.2.${i}` },
+        });
+        await reply.arrayBuffer();
+        statuses.push(reply.status);
+      }
+      assert.equal(statuses, [200, 200, 200, 429, 429, 429]);
+    } finally {
+      await server.close();
     }
   },
 );

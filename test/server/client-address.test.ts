@@ -7,10 +7,13 @@ import {
   canonicalAddress,
   compiledBinder,
   createServer,
+  requestLogger,
   type KilnConfig,
   type KilnRequest,
+  type LogDestination,
   type TrustProxy,
 } from '@kiln/core';
+import { servedFromPeer } from '../support/peer.js';
 import { request, requestInProcess, start } from '../support/server.js';
 
 @Controller('/')
@@ -97,16 +100,18 @@ async function ipOver(trustProxy: TrustProxy | undefined, headers: Record<string
 }
 
 Trust(
-  'true (default, the spec): first X-Forwarded-For address, else X-Real-IP, else the socket; canonical; garbage never used',
+  'true and the default from a loopback peer: first X-Forwarded-For address, else X-Real-IP, else the socket; canonical; garbage never used',
   async () => {
-    const ips = await ipOver(undefined, [
-      { 'x-forwarded-for': '203.0.113.7, 10.0.0.1' },
-      { 'x-forwarded-for': '[2001:DB8:0::1]:443, 10.0.0.1' },
-      { 'x-forwarded-for': 'unknown, 10.0.0.1', 'x-real-ip': '::ffff:198.51.100.2' },
-      { 'x-forwarded-for': 'x'.repeat(5000), 'x-real-ip': 'y'.repeat(5000) },
-      {},
-    ]);
-    assert.equal(ips, ['203.0.113.7', '2001:db8::1', '198.51.100.2', '127.0.0.1', '127.0.0.1']);
+    for (const trustProxy of [true, undefined]) {
+      const ips = await ipOver(trustProxy, [
+        { 'x-forwarded-for': '203.0.113.7, 10.0.0.1' },
+        { 'x-forwarded-for': '[2001:DB8:0::1]:443, 10.0.0.1' },
+        { 'x-forwarded-for': 'unknown, 10.0.0.1', 'x-real-ip': '::ffff:198.51.100.2' },
+        { 'x-forwarded-for': 'x'.repeat(5000), 'x-real-ip': 'y'.repeat(5000) },
+        {},
+      ]);
+      assert.equal(ips, ['203.0.113.7', '2001:db8::1', '198.51.100.2', '127.0.0.1', '127.0.0.1'], `trustProxy ${trustProxy}`);
+    }
   },
 );
 
@@ -147,5 +152,156 @@ Trust('in process (no socket) the caller counts as a trusted hop', async () => {
   assert.is((await requestInProcess(app, '/ip')).json().ip, null);
 });
 
+const Default = suite('trustProxy default: forwarding headers only from a nearby peer');
+
+/** A destination that keeps every log line, parsed. */
+function memoryLog(): LogDestination & { lines: Record<string, any>[] } {
+  const lines: Record<string, any>[] = [];
+  return { lines, write: (line: string) => void lines.push(JSON.parse(line)) };
+}
+
+/** The warnings about forwarding headers among the log lines. */
+function proxyWarnings(lines: Record<string, any>[]): Record<string, any>[] {
+  return lines.filter((line) => line.level === 40 && line.trustProxy !== undefined);
+}
+
+/** `req.ip` for each set of headers, over HTTP from a connection whose peer is `peer`. */
+async function ipFromPeer(
+  peer: string,
+  trustProxy: TrustProxy | undefined,
+  headers: Record<string, string>[],
+): Promise<{ ips: (string | null)[]; log: Record<string, any>[] }> {
+  const destination = memoryLog();
+  const config: KilnConfig = { controllers: [WhoAmI], logger: { destination } };
+  if (trustProxy !== undefined) config.trustProxy = trustProxy;
+  const server = await servedFromPeer(config, peer);
+  try {
+    const ips: (string | null)[] = [];
+    for (const h of headers) ips.push((await request(server.base, '/ip', { headers: h })).json().ip);
+    return { ips, log: destination.lines };
+  } finally {
+    await server.close();
+  }
+}
+
+const forged: Record<string, string>[] = [
+  { 'x-forwarded-for': '198.51.100.1' },
+  { 'x-forwarded-for': '198.51.100.2, 10.0.0.1' },
+  { 'x-real-ip': '198.51.100.3' },
+  { 'x-forwarded-for': '198.51.100.4', 'x-real-ip': '198.51.100.5' },
+];
+
+Default(
+  'a public peer: X-Forwarded-For and X-Real-IP are ignored, req.ip is the peer; one warning names the peer, the header and trustProxy',
+  async () => {
+    for (const peer of ['203.0.113.50', '2001:db8::50', '::ffff:203.0.113.51', '172.32.0.1', '11.0.0.1', '192.169.0.1', 'fe00::1']) {
+      const { ips, log } = await ipFromPeer(peer, undefined, forged);
+      const canonical = canonicalAddress(peer)!;
+      assert.equal(ips, Array(forged.length).fill(canonical), peer);
+      const warnings = proxyWarnings(log);
+      assert.is(warnings.length, 1, `${peer}: one warning for four requests`);
+      assert.equal([warnings[0]!.peer, warnings[0]!.header, warnings[0]!.trustProxy], [canonical, 'X-Forwarded-For', 'default']);
+      assert.ok(
+        warnings[0]!.msg.startsWith(`The X-Forwarded-For header of the public peer ${canonical} was ignored (req.ip is ${canonical})`),
+        warnings[0]!.msg,
+      );
+      assert.ok(warnings[0]!.msg.includes('Set createServer({ trustProxy })'), warnings[0]!.msg);
+    }
+    const { log } = await ipFromPeer('203.0.113.50', undefined, [{}, { 'x-real-ip': '198.51.100.3' }]);
+    assert.equal(
+      proxyWarnings(log).map((line) => [line.peer, line.header]),
+      [['203.0.113.50', 'X-Real-IP']],
+      'X-Real-IP named when it is the one sent',
+    );
+  },
+);
+
+Default(
+  'a loopback or private-network peer (a proxy in front): the first X-Forwarded-For address, else X-Real-IP; one warning',
+  async () => {
+    for (const peer of [
+      '127.0.0.1',
+      '127.1.2.3',
+      '::1',
+      '10.0.0.5',
+      '172.16.0.1',
+      '172.31.255.254',
+      '192.168.1.2',
+      'fd00::1',
+      '::ffff:10.1.1.1',
+    ]) {
+      const { ips, log } = await ipFromPeer(peer, undefined, forged);
+      assert.equal(ips, ['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.4'], peer);
+      const warnings = proxyWarnings(log);
+      assert.is(warnings.length, 1, `${peer}: one warning for four requests`);
+      const canonical = canonicalAddress(peer)!;
+      assert.equal([warnings[0]!.peer, warnings[0]!.header, warnings[0]!.trustProxy], [canonical, 'X-Forwarded-For', 'default']);
+      assert.ok(
+        warnings[0]!.msg.startsWith(`req.ip is 198.51.100.1, taken from the X-Forwarded-For header of the ${canonical} peer: by default`),
+        warnings[0]!.msg,
+      );
+    }
+  },
+);
+
+Default('the default with no forwarding header logs nothing', async () => {
+  for (const peer of ['203.0.113.50', '10.0.0.5']) {
+    const { ips, log } = await ipFromPeer(peer, undefined, [{}, {}]);
+    assert.equal(ips, [peer, peer]);
+    assert.equal(proxyWarnings(log), []);
+  }
+});
+
+Default('true, a hop count and a list keep their meaning from any peer and log nothing', async () => {
+  const cases: [TrustProxy, string, (string | null)[]][] = [
+    [true, '203.0.113.50', ['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.4']],
+    [1, '203.0.113.50', ['198.51.100.1', '10.0.0.1', '203.0.113.50', '198.51.100.4']],
+    [['203.0.113.0/24'], '203.0.113.50', ['198.51.100.1', '10.0.0.1', '203.0.113.50', '198.51.100.4']],
+    [['10.0.0.0/8'], '203.0.113.50', Array(4).fill('203.0.113.50')],
+    [false, '10.0.0.5', Array(4).fill('10.0.0.5')],
+  ];
+  for (const [trustProxy, peer, expected] of cases) {
+    const { ips, log } = await ipFromPeer(peer, trustProxy, forged);
+    assert.equal(ips, expected, `trustProxy ${JSON.stringify(trustProxy)}`);
+    assert.equal(proxyWarnings(log), [], `trustProxy ${JSON.stringify(trustProxy)}: no warning`);
+    assert.equal(
+      log.filter((line) => line.level >= 40),
+      [],
+      'nothing else either',
+    );
+  }
+});
+
+Default('no peer address (app.fetch): the first rule applies, and the one warning says there is no peer address', async () => {
+  const destination = memoryLog();
+  const app = createServer({ controllers: [WhoAmI], logger: { destination } });
+  for (const headers of forged) await requestInProcess(app, '/ip', { headers });
+  assert.is((await requestInProcess(app, '/ip', { headers: { 'x-forwarded-for': '198.51.100.9' } })).json().ip, '198.51.100.9');
+  assert.is((await requestInProcess(app, '/ip')).json().ip, null);
+  const warnings = proxyWarnings(destination.lines);
+  assert.is(warnings.length, 1);
+  assert.is(warnings[0]!.peer, 'no peer address (in-process app.fetch, or a runtime such as Workers that gives none)');
+  assert.ok(warnings[0]!.msg.startsWith('req.ip is 198.51.100.1, taken from the X-Forwarded-For header of a request with no peer address'));
+});
+
+Default("X-Request-Id is kept from a nearby peer and replaced from a public one, as the default's req.ip rule says", async () => {
+  for (const [peer, kept] of [
+    ['10.0.0.5', true],
+    ['203.0.113.50', false],
+  ] as const) {
+    const server = await servedFromPeer(
+      { controllers: [WhoAmI], middlewares: [requestLogger()], logger: { destination: memoryLog() } },
+      peer,
+    );
+    try {
+      const reply = await request(server.base, '/ip', { headers: { 'x-request-id': 'proxy-id-1' } });
+      assert.is(reply.headers.get('x-request-id') === 'proxy-id-1', kept, peer);
+    } finally {
+      await server.close();
+    }
+  }
+});
+
 Canonical.run();
 Trust.run();
+Default.run();
