@@ -131,6 +131,43 @@ test('onInit runs in dependency order and is awaited before listen() resolves; o
   assert.equal(lifecycle, ['init:UserRepository', 'init:UserService', 'close:UserService', 'close:UserRepository']);
 });
 
+test('close() is bounded by shutdownTimeout, hooks included: a hung onClose() is logged by name and abandoned, the hooks after it still run (issue 34, item 11)', async () => {
+  class ConnectionPool {
+    closed = false;
+    onClose() {
+      this.closed = true;
+    }
+  }
+  class HungRedisConnection {
+    called = false;
+    onClose() {
+      this.called = true;
+      return new Promise(() => {}); // client.quit() with the Redis server gone: never settles
+    }
+  }
+  const pool = new ConnectionPool();
+  const hung = new HungRedisConnection();
+  const lines: Record<string, any>[] = [];
+  const app = createServer({
+    controllers: [UsersController],
+    // Registered values close in reverse: the hung connection first, then the pool.
+    injections: [...values, { token: ConnectionPool, provide: pool }, { token: HungRedisConnection, provide: hung }],
+    shutdownTimeout: 300,
+    logger: { destination: { write: (line: string) => void lines.push(JSON.parse(line)) } },
+  });
+  const { port } = await app.listen(0, '127.0.0.1');
+  assert.is((await request(`http://127.0.0.1:${port}`, '/users/3')).status, 200);
+  await app.close();
+  assert.ok(hung.called);
+  assert.ok(pool.closed, 'the hook after the hung one still ran');
+  const abandoned = lines.filter((line) => line.hook === 'HungRedisConnection.onClose()');
+  assert.equal(
+    abandoned.map((line) => [line.level, line.msg, line.shutdownTimeout]),
+    [[50, 'HungRedisConnection.onClose() was still running 300 ms after close() began: abandoned', 300]],
+  );
+  assert.is(lines.filter((line) => line.hook !== undefined).length, 1, 'only the hung hook is named');
+});
+
 test('app.fetch without listen(): the first request waits for onInit (UserRepository takes 20 ms), then is answered', async () => {
   lifecycle.length = 0;
   const app = createServer({ controllers: [UsersController], injections: values });

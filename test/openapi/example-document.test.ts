@@ -90,6 +90,26 @@ Example('the OpenAPI page shows the generated document of GET /books/{id}/availa
   assert.equal(JSON.parse(shown![1]!), { '/books/{id}/availability': written.paths['/books/{id}/availability'] });
 });
 
+Example("a multipart route's 413 and 415 name the uploads limits and multipart/form-data, a JSON route's maxBodySize", async () => {
+  const cover = served.paths['/books/{id}/cover'].post.responses;
+  assert.is(
+    cover['413'].description,
+    "Payload Too Large: a file, a field or the whole body is past the server's uploads limits (maxFileSize, maxFieldSize, maxFiles, maxFields, maxTotalSize)",
+  );
+  assert.is(cover['415'].description, 'Unsupported Media Type: the body is not multipart/form-data');
+  const create = served.paths['/books'].post.responses;
+  assert.is(create['413'].description, "Payload Too Large: the body is larger than the server's maxBodySize");
+  assert.is(create['415'].description, 'Unsupported Media Type: the body is not JSON, a urlencoded form or text');
+  // What the document says is what the route answers.
+  const json = await request(base, '/books/1/cover', {
+    method: 'POST',
+    headers: { ...key, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  assert.is(json.status, 415);
+  assert.match(json.json().message, /reads multipart\/form-data/);
+});
+
 const key = { 'x-api-key': 'let-me-in' };
 const clerkKey = { 'x-api-key': 'clerk-key' };
 /** A multipart body for the cover upload (fetch writes its Content-Type with the boundary). */

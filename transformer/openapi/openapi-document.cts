@@ -74,7 +74,9 @@ export function buildOpenApiDocument(
       continue;
     }
     const doc = readDocComment(tk.ts, source.declaration);
-    const operationId = doc.operationId ?? (source.routeIndex === 0 ? where : `${where}_${source.routeIndex + 1}`);
+    // An inherited route is another operation than its base class's: its @operationId tag stays the base's.
+    const operationId =
+      (source.inherited ? undefined : doc.operationId) ?? (source.routeIndex === 0 ? where : `${where}_${source.routeIndex + 1}`);
     const first = operationIds.get(operationId);
     if (first !== undefined) {
       diagnostics.push(
@@ -103,6 +105,7 @@ export function buildOpenApiDocument(
     let wholeBody: { required: boolean; content: Record<string, { schema: unknown }> } | undefined;
     let canFail = false;
     let hasBody = false;
+    let multipart = false;
     const middlewareResponses: { status: string; description: string }[] = [];
     const methods = [
       { declaration: source.declaration, model: source.model, descriptions: doc.parameters },
@@ -120,6 +123,7 @@ export function buildOpenApiDocument(
         canFail ||= canFailConversion(parameter);
         if (parameter.source === 'body') {
           hasBody = true;
+          multipart ||= parameter.validation?.form === true;
           const type = tk.checker.getTypeAtLocation(node);
           const nonNull = tk.checker.getNonNullableType(type);
           // (unknown without null and undefined is {}: test the declared type itself)
@@ -198,7 +202,14 @@ export function buildOpenApiDocument(
         '400',
         'Bad Request: a parameter or the body failed conversion or validation (answered when the server runs with strictValidation)',
       );
-    if (hasBody) {
+    // A body with files is read under the server's uploads limits, not maxBodySize.
+    if (hasBody && multipart) {
+      responses['413'] ??= errorResponse(
+        '413',
+        "Payload Too Large: a file, a field or the whole body is past the server's uploads limits (maxFileSize, maxFieldSize, maxFiles, maxFields, maxTotalSize)",
+      );
+      responses['415'] ??= errorResponse('415', 'Unsupported Media Type: the body is not multipart/form-data');
+    } else if (hasBody) {
       responses['413'] ??= errorResponse('413', "Payload Too Large: the body is larger than the server's maxBodySize");
       responses['415'] ??= errorResponse('415', 'Unsupported Media Type: the body is not JSON, a urlencoded form or text');
     }
