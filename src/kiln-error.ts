@@ -22,6 +22,7 @@ export const runtimeErrorCodes = {
   KILN020:
     'dependency injection cannot be wired: a token nobody registered, a class that is neither `@Injectable()` nor registered, a cycle, a factory that threw, or a class compiled without the transformer (one error lists every problem)',
   KILN021: 'an async `factory` in `injections` rejected, so the application could not start (`listen` rejects)',
+  KILN022: "a service's `onInit()` threw or rejected, so the application could not start (`listen` rejects)",
   KILN040:
     '`req.setResponseHeader` got a name that is not an HTTP token, a value HTTP cannot carry, or a framing header Kiln writes itself',
   KILN041: 'a response could not be sent as built (a header Node refuses): the request answered 500',
@@ -55,7 +56,9 @@ export class KilnError extends TypeError {
   constructor(
     readonly code: RuntimeErrorCode,
     message: string,
+    /** `cause`: the error that made Kiln fail (a rejected factory or hook), kept for the stack. */
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }

@@ -39,8 +39,14 @@ export interface KilnConfig {
   /** Milliseconds an idle keep-alive connection stays open. Default 5 000. */
   keepAliveTimeout?: number;
   /**
+<<<<<<< HEAD
+   * Milliseconds the whole of `close()` may take: in-flight requests finish within it (their
+   * connections are cut at the deadline), then the services' `onClose()` hooks run in the time
+   * left; a hook still running at the deadline is logged by name and abandoned. Default 10 000.
+=======
    * Milliseconds `close()` lets in-flight requests finish before cutting their connections; at
    * that moment every open `req.signal` is aborted (an `AbortError`). Default 10 000.
+>>>>>>> main
    */
   shutdownTimeout?: number;
   /**
@@ -94,6 +100,6 @@ export interface KilnServer {
   fetch(request: Request): Promise<Response>;
   /** The static route table. */
   readonly routes: readonly RouteInfo[];
-  /** Stops accepting connections, lets in-flight requests finish (up to `shutdownTimeout`), runs every service's `onClose()`, then resolves. */
+  /** Stops accepting connections, lets in-flight requests finish, runs every service's `onClose()`, then resolves: within `shutdownTimeout` in all (a hook past it is logged and abandoned). */
   close(): Promise<void>;
 }

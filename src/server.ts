@@ -168,18 +168,26 @@ export function createServer(config: KilnConfig): KilnServer {
       return (await opening).address;
     },
     close() {
-      if (listening === undefined) return (closing ??= container.close());
+      // shutdownTimeout bounds the whole close: in-flight requests, then the onClose() hooks in
+      // the time left; a hook still running at the deadline is logged by name and abandoned.
+      const deadline = Date.now() + shutdownTimeout;
+      const abandoned = (hook: string, late: Promise<unknown>): void => {
+        logger.error({ hook, shutdownTimeout }, `${hook} was still running ${shutdownTimeout} ms after close() began: abandoned`);
+        late.catch((error) => logger.error({ err: error, hook }, `${hook} failed after it was abandoned`));
+      };
+      const closeServices = () => container.close(deadline, abandoned);
+      if (listening === undefined) return (closing ??= closeServices());
       const stopping = listening;
       closing ??= stopping
         .then(
           (server) => {
             // At the deadline, handlers still at work are told (req.signal) just before their connections are cut.
-            const deadline = setTimeout(() => options.signals.abortAll(shutdownDeadlinePassed(shutdownTimeout)), shutdownTimeout);
-            return server.close(shutdownTimeout).finally(() => clearTimeout(deadline));
+            const abortTimer = setTimeout(() => options.signals.abortAll(shutdownDeadlinePassed(shutdownTimeout)), shutdownTimeout);
+            return server.close(shutdownTimeout).finally(() => clearTimeout(abortTimer));
           },
           () => {},
         )
-        .then(() => container.close());
+        .then(closeServices);
       return closing;
     },
   });

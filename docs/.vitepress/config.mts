@@ -35,6 +35,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: 'Features',
     items: [
       { text: 'OpenAPI', link: '/guide/openapi' },
+      { text: 'Typed client', link: '/guide/typed-client' },
       { text: 'Rate limiting', link: '/guide/rate-limiting' },
       { text: 'Sessions and cookies', link: '/guide/sessions' },
       { text: 'Security headers and CSRF', link: '/guide/security-headers' },

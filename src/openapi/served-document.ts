@@ -3,6 +3,8 @@
 // merged in — the responses, headers and security schemes of the middlewares each route runs (e.g. a
 // rate limiter's 429, a guard's bearer token).
 import type * as Fs from 'node:fs';
+import type * as Path from 'node:path';
+import type * as Url from 'node:url';
 import type { CompiledRoute } from '../app/route-table.js';
 import { KilnError } from '../kiln-error.js';
 import type { DocsOptions } from './docs-options.js';
@@ -17,6 +19,30 @@ const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 /** `/books/:id` → `/books/{id}` */
 function openApiPath(path: string): string {
   return path.replace(/:([^/]+)/g, '{$1}');
+}
+
+/**
+ * Why the document could not be read, with the file that was tried and the working directory a
+ * relative path is read from: the usual cause is a server started from another folder.
+ */
+function unreadableDocument(document: string | URL, error: Error): string {
+  const cwd = (globalThis as { process?: { cwd?: () => string } }).process?.cwd?.() ?? '(unknown)';
+  const path = optionalNodeBuiltin<typeof Path>('node:path');
+  const url = optionalNodeBuiltin<typeof Url>('node:url');
+  const named = String(document);
+  const resolved = document instanceof URL ? (url?.fileURLToPath(document) ?? named) : (path?.resolve(cwd, document) ?? named);
+  if (error instanceof SyntaxError) return `docs.document: ${resolved} is not JSON (${error.message})`;
+  const reason = (error as { code?: string }).code ?? error.message;
+  if (typeof document === 'string' && path !== undefined && !path.isAbsolute(document)) {
+    return (
+      `docs.document: cannot read the OpenAPI document ${resolved} (${reason}): the relative path '${document}' is read from ` +
+      `the working directory, ${cwd}. Start the server from the folder that holds ${path.basename(document)}, or give docs.document an absolute path`
+    );
+  }
+  return (
+    `docs.document: cannot read the OpenAPI document ${resolved} (${reason}; the working directory is ${cwd}). ` +
+    'It is the file the build writes where the openapi option of @kiln/core/transformer says ("openapi": { "output": ... }): build first, or name that file'
+  );
 }
 
 /** Reads and parses the document the option names. */
@@ -39,11 +65,7 @@ export function readDocument(document: DocsOptions['document']): Json {
     try {
       parsed = JSON.parse(fs.readFileSync(document, 'utf8'));
     } catch (error) {
-      throw new KilnError(
-        'KILN031',
-        `docs.document: cannot read the OpenAPI document ${String(document)} (${(error as Error).message}). ` +
-          'Build with the openapi option of @kiln/core/transformer, e.g. "openapi": { "output": "openapi.json" }',
-      );
+      throw new KilnError('KILN031', unreadableDocument(document, error as Error));
     }
   }
   const json = parsed as Json;
