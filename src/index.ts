@@ -53,6 +53,17 @@ export type { SecureHeadersOptions, CspDirectives } from './security/secure-head
 export { csrf, csrfToken, type CsrfOptions } from './security/csrf.js';
 export { serializeCookie, setCookie, deleteCookie, type CookieOptions } from './cookies/set-cookie.js';
 export { cookieSigner, type CookieSigner } from './cookies/cookie-signer.js';
+export { session, type SessionOptions } from './session/session-middleware.js';
+export { Session, type SessionData, type SessionFate } from './session/session.js';
+export type { SessionStore, StoredSession } from './session/session-store.js';
+export { MemorySessionStore, type MemorySessionStoreOptions } from './session/memory-session-store.js';
+export {
+  RedisSessionStore,
+  type RedisSessionStoreOptions,
+  type IoRedisSessionClient,
+  type NodeRedisSessionClient,
+} from './session/redis-session-store.js';
+export { CookieSessionStore } from './session/cookie-session-store.js';
 export { canonicalAddress, type TrustProxy } from './request/client-address.js';
 
 // Logging

@@ -39,6 +39,8 @@ export const runtimeErrorCodes = {
   KILN082:
     'a cookie cannot be set as asked: a name that is not a token, an attribute that cannot be sent, or a `__Host-`/`__Secure-` prefix, `SameSite=None` or `Partitioned` rule broken',
   KILN083: 'the secrets of `cookieSigner` or `session` are not a non-empty list of strings of at least 32 characters',
+  KILN084: '`session(options)` or a session store got an invalid option, or `req.session` was read on a route without `session()`',
+  KILN085: 'a session kept in its cookie (CookieSessionStore) grew past the 4,096 bytes a browser keeps: the request answered 500',
   KILN030: 'the `docs` option of createServer is invalid (not an object, a path that does not start with `/`)',
   KILN031: '`docs.document` cannot be read, or is not an OpenAPI 3.1 document',
   KILN032: 'the OpenAPI document does not describe a route of the server: it was written by an older build',

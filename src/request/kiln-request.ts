@@ -17,6 +17,7 @@ import {
   kStatus,
   kTarget,
   kWhenAnswered,
+  kSession,
 } from '../symbols.js';
 import type { ResponseCompression } from '../compression/response-compression.js';
 import type { RouteInfo } from '../router/route-info.js';
@@ -34,6 +35,7 @@ import { KilnError } from '../kiln-error.js';
 import { clientAddress, type ProxyTrust } from './client-address.js';
 import { requestId } from './request-id.js';
 import type { Logger } from '../logging/logger.js';
+import type { Session } from '../session/session.js';
 import type { RequestSignals } from './request-signals.js';
 
 /**
@@ -112,6 +114,11 @@ export interface KilnRequest extends Request {
    * ```
    */
   setResponseHeader(name: string, value: string): void;
+  /**
+   * The request's session, typed by the application's `SessionData`: set by the `session()`
+   * middleware; reading it on a route without that middleware throws a KILN084 KilnError.
+   */
+  readonly session: Session;
 }
 
 /** What the server tells every request it creates. */
@@ -269,6 +276,16 @@ export abstract class RequestCore implements KilnRequest {
       }
     }
     recorded.push(lowerName, value);
+  }
+
+  get session(): Session {
+    const session = (this as { [kSession]?: Session })[kSession];
+    if (session === undefined)
+      throw new KilnError(
+        'KILN084',
+        `req.session needs session() among the middlewares of ${this.method} ${this.path} (the app's, its controller's or its own)`,
+      );
+    return session;
   }
 
   get bodyUsed(): boolean {
