@@ -164,7 +164,8 @@ export const runtimeErrors = {
       'a multipart/form-data body arrived and the optional peer `@fastify/busboy`, which reads it, is not installed (or the runtime has no `node:fs`)',
     when: 'per request',
     messages: {
-      noBusboy: () => 'A multipart/form-data body arrived, and reading it needs the @fastify/busboy package: npm install @fastify/busboy',
+      noBusboy: (reason: unknown) =>
+        `A multipart/form-data body arrived, and reading it needs the @fastify/busboy package, which could not be loaded (${reason}): npm install @fastify/busboy`,
       missingBuiltin,
     },
   },
@@ -188,7 +189,14 @@ export const runtimeErrors = {
     means: 'an async `factory` in `injections` rejected, so the application could not start (`listen` rejects)',
     when: 'start-up',
     messages: {
-      factoryRejected: (token: string, reason: unknown) => `The factory of ${token} rejected: ${reason}`,
+      factoryRejected: (token: string, reason: string) => `The factory of ${token} rejected: ${reason}`,
+    },
+  },
+  KILN022: {
+    means: "a service's `onInit()` threw or rejected, so the application could not start (`listen` rejects)",
+    when: 'start-up',
+    messages: {
+      onInitFailed: (service: string, reason: string) => `The onInit() of ${service} failed: ${reason}`,
     },
   },
   KILN030: {
@@ -206,9 +214,13 @@ export const runtimeErrors = {
     messages: {
       noFileSystem: (document: string) =>
         `docs.document: this runtime has no file system to read ${document} from (Workers): pass the parsed document, e.g. import document from './openapi.json' with { type: 'json' }`,
-      unreadable: (document: string, reason: string) =>
-        `docs.document: cannot read the OpenAPI document ${document} (${reason}). ` +
-        'Build with the openapi option of @kiln/core/transformer, e.g. "openapi": { "output": "openapi.json" }',
+      notJson: (resolved: string, reason: string) => `docs.document: ${resolved} is not JSON (${reason})`,
+      relativePath: (resolved: string, reason: string, document: string, cwd: string, file: string) =>
+        `docs.document: cannot read the OpenAPI document ${resolved} (${reason}): the relative path '${document}' is read from ` +
+        `the working directory, ${cwd}. Start the server from the folder that holds ${file}, or give docs.document an absolute path`,
+      unreadable: (resolved: string, reason: string, cwd: string) =>
+        `docs.document: cannot read the OpenAPI document ${resolved} (${reason}; the working directory is ${cwd}). ` +
+        'It is the file the build writes where the openapi option of @kiln/core/transformer says ("openapi": { "output": ... }): build first, or name that file',
       notOpenApi: () => 'docs.document is not an OpenAPI 3.1 document (no "openapi": "3.1.x" or no "paths")',
     },
   },
@@ -305,6 +317,21 @@ export const runtimeErrors = {
       typeMismatch: (route: string, mismatch: string) => `${route}: ${mismatch}`,
     },
   },
+  KILN050: {
+    means: 'the `health` option of createServer is invalid (a path, a check, an interval), or a health path is already a route of the app',
+    when: 'start-up',
+    messages: {
+      options: () => 'health: must be an object: { liveness?, readiness?, checks?, interval?, drainDelay? }',
+      path: (name: string, value: unknown) => `health: ${name} must be a path starting with '/', or false; got ${JSON.stringify(value)}`,
+      samePath: (path: string) => `health: liveness and readiness are the same path, ${path}`,
+      milliseconds: (name: string, least: number, value: unknown) =>
+        `health: ${name} must be a whole number of milliseconds of at least ${least}, got ${String(value)}`,
+      checks: () => 'health: checks must be an object of checks by name',
+      check: (name: string) => `health: checks.${name} must be a function or { check, timeout? }`,
+      pathTaken: (path: string, handler: string) =>
+        `health: GET ${path} (${handler}) is already a route of the app; choose another health.${handler} path`,
+    },
+  },
   KILN070: {
     means: 'the `trustProxy` setting is not a boolean, a hop count or a list of addresses/CIDR ranges',
     when: 'start-up',
@@ -364,6 +391,28 @@ export const runtimeErrors = {
         `${what}: secret ${index} must be a string of at least ${shortest} characters (random, from an environment variable or a secret store), got ${got}`,
     },
   },
+  KILN084: {
+    means: '`session(options)` or a session store got an invalid option, or `req.session` was read on a route without `session()`',
+    when: 'start-up or per request',
+    messages: {
+      options: () => 'session: options must be an object with secrets',
+      maxAge: (value: unknown) => `session: maxAge must be a whole number of seconds above 0, got ${String(value)}`,
+      store: () =>
+        'session: store must be a MemorySessionStore, a RedisSessionStore, a CookieSessionStore or an object with get, set, touch and destroy',
+      redisClient: () => 'RedisSessionStore needs { client }: an ioredis or a redis (node-redis) client',
+      maxSessions: (value: unknown) => `MemorySessionStore maxSessions must be a whole number above 0, got ${String(value)}`,
+      noSession: (method: string, path: string) =>
+        `req.session needs session() among the middlewares of ${method} ${path} (the app's, its controller's or its own)`,
+    },
+  },
+  KILN085: {
+    means: 'a session kept in its cookie (CookieSessionStore) grew past the 4,096 bytes a browser keeps: the request answered 500',
+    when: 'per request',
+    messages: {
+      cookieTooLarge: (bytes: number, largest: number) =>
+        `session: the sealed session cookie would be ${bytes} bytes, more than browsers keep (${largest}): keep less in the session, or use a server store`,
+    },
+  },
 } as const satisfies Record<`KILN0${number}`, ErrorEntry>;
 
 export type RuntimeErrorCode = keyof typeof runtimeErrors;
@@ -388,9 +437,15 @@ export class KilnError extends TypeError {
   constructor(
     readonly code: RuntimeErrorCode,
     message: string,
+    /** `cause`: the error that made Kiln fail (a rejected factory or hook), kept for the stack. */
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
+}
+
+function message(code: RuntimeErrorCode, name: string, args: readonly unknown[]): string {
+  return (runtimeErrors[code].messages as Record<string, (...args: unknown[]) => string>)[name]!(...args);
 }
 
 /** The KilnError of `code` with its message `name`, written from `args`. */
@@ -399,6 +454,15 @@ export function kilnError<C extends RuntimeErrorCode, M extends MessageName<C>>(
   name: M,
   ...args: MessageArguments<C, M>
 ): KilnError {
-  const template = (runtimeErrors[code].messages as Record<string, (...args: unknown[]) => string>)[name]!;
-  return new KilnError(code, template(...args));
+  return new KilnError(code, message(code, name, args));
+}
+
+/** {@link kilnError}, with the error that caused it as its `cause`. */
+export function kilnErrorFrom<C extends RuntimeErrorCode, M extends MessageName<C>>(
+  cause: unknown,
+  code: C,
+  name: M,
+  ...args: MessageArguments<C, M>
+): KilnError {
+  return new KilnError(code, message(code, name, args), { cause });
 }

@@ -1,15 +1,18 @@
-// Builds every test project with tspc, runs each compiled uvu suite in its own process, and ends
-// with one plain "N passed, N failed" line counted from the suites' own totals. Exit 1 on any failure.
+// Brings the packages and the test projects up to date (incremental-build.mjs: only what changed,
+// only what the chosen suites need; --no-build skips it), runs each compiled uvu suite in its own
+// process, and ends with one plain "N passed, N failed" line counted from the suites' own totals.
+// Exit 1 on any failure.
 // `node test/run.mjs [part ...] [--node=22,24,26]`: the suites whose path contains a part (all by
 // default) on this Node, then the version-sensitive ones among them again on the other Node
 // versions (installed from the npm registry into .cache/runtimes/ when missing): as the table below
 // says for a full run, on every version --node names for a filtered one (--node= for none).
 // `--workers=N` runs N suites at a time (2 by default).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { IncrementalBuild } from './incremental-build.mjs';
 import { runtimeBinary } from './runtimes/install-runtimes.mjs';
 
 const runStarted = performance.now();
@@ -18,6 +21,7 @@ const buildRoot = join(root, 'build');
 const nodeOption = process.argv.slice(2).find((arg) => arg.startsWith('--node='));
 const workersOption = process.argv.slice(2).find((arg) => arg.startsWith('--workers='));
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const noBuild = process.argv.includes('--no-build');
 // What depends on the Node version, and where a full run runs it again (the first matching entry
 // wins). Every line gets the HTTP stack (hardening: parser, limits, timeouts, close; server:
 // requests, responses, web streams) and the example's esbuild bundle. The build tools (tspc,
@@ -58,24 +62,50 @@ const projectDirs = [join(root, 'test')];
 for (const pkg of existsSync(join(root, 'packages')) ? readdirSync(join(root, 'packages')) : []) {
   projectDirs.push(join(root, 'packages', pkg, 'test'));
 }
-const projects = projectDirs.flatMap((dir) => findFiles(dir, (name) => name === 'tsconfig.json'));
+const projectConfigs = projectDirs.flatMap((dir) => findFiles(dir, (name) => name === 'tsconfig.json'));
+// A filter matches a suite by its path inside build/ (a checkout named runtimes/ would otherwise match every suite).
+const matches = (builtFile) => only.length === 0 || only.some((part) => relative(buildRoot, builtFile).includes(part));
 
-rmSync(buildRoot, { recursive: true, force: true });
-const tspc = join(root, 'node_modules', '.bin', 'tspc');
-for (const project of projects) {
-  const outDir = join(buildRoot, relative(root, join(project, '..')));
-  const result = spawnSync(tspc, ['-p', project, '--outDir', outDir], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) {
-    console.log(`\nBuilding ${relative(root, project)} failed.`);
-    if (only.length > 0) continue; // a filtered run (node test/run.mjs <part>) goes on with what did build
+if (noBuild) {
+  if (!existsSync(buildRoot)) {
+    console.log('--no-build: build/ does not exist yet; run once without --no-build.');
     console.log('0 passed, 1 failed');
     process.exit(1);
   }
+} else {
+  const build = new IncrementalBuild(root, buildRoot);
+  const log = (line) => console.log(`build: ${line}`);
+  const buildFailed = (what) => {
+    console.log(`\nBuilding ${what} failed.`);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  };
+  if (!build.buildPackages(log)) buildFailed('the packages (npm run build)');
+  const projects = projectConfigs.map((config) => build.readProject(config));
+  const uncompiled = build.uncompiledFiles(projectDirs, projects);
+  for (const { file, projects: count } of uncompiled) {
+    console.log(
+      `${file} is compiled by ${count === 0 ? 'no test project: add it to an include of a tsconfig.json (test/tsconfig.json takes every folder of test/)' : `${count} test projects: exclude it from all but one`}.`,
+    );
+  }
+  if (uncompiled.length > 0) buildFailed('the test projects');
+  const selected = projects.flatMap((project) => project.suites.filter((file) => matches(project.outputOf(file))));
+  for (const project of projects) {
+    const wanted = only.length === 0 ? undefined : project.suites.filter((file) => selected.includes(file));
+    if (wanted?.length === 0 && project.suites.length > 0) continue; // no suite of this project runs
+    // A project without suites is an app the suites beside it serve (test/runtimes/conformance-app).
+    const servedFrom = dirname(dirname(project.configPath));
+    if (project.suites.length === 0 && only.length > 0 && !selected.some((file) => file.startsWith(`${servedFrom}/`))) continue;
+    if (build.buildProject(project, wanted, log)) continue;
+    if (only.length > 0) console.log(`\nBuilding ${relative(root, project.configPath)} failed.`);
+    else buildFailed(relative(root, project.configPath)); // a filtered run goes on with what did build
+  }
+  build.removeOrphanSuites(projects);
+  log(`done in ${((performance.now() - runStarted) / 1000).toFixed(1)} s`);
 }
 
 let suites = findFiles(buildRoot, (name) => name.endsWith('.test.js')).sort();
-// Matched against the path inside build/, not the checkout's own (a checkout named runtimes/ would match every suite).
-if (only.length > 0) suites = suites.filter((file) => only.some((part) => relative(buildRoot, file).includes(part)));
+if (only.length > 0) suites = suites.filter(matches);
 
 /** User + system seconds of the waited-for children (and theirs), from /proc; undefined elsewhere. */
 function childCpuSeconds() {

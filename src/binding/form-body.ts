@@ -44,11 +44,37 @@ function formOfFields(fields: unknown): FormData | undefined {
   return form;
 }
 
+/** A part's name as typia writes a path: `.title`, or `["a-b"]` for a name that is not an identifier. */
+function partPath(path: string, name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? `${path}.${name}` : `${path}[${JSON.stringify(name)}]`;
+}
+
+/**
+ * The parts of `form` whose names the declared type does not have, as failures in the shape of a
+ * JSON body's undeclared property (`$input.extra expected undefined`). `decoded` is typia's decoding
+ * of the form: it has an own key for every declared property (and for each name an index
+ * signature takes), so a name it lacks is one the type does not declare.
+ */
+function undeclaredParts(form: FormData, decoded: unknown): BodyValidationError[] {
+  const declared = typeof decoded === 'object' && decoded !== null ? decoded : {};
+  const failures: BodyValidationError[] = [];
+  const seen = new Set<string>();
+  for (const [name, value] of form) {
+    if (seen.has(name) || Object.hasOwn(declared, name)) continue;
+    seen.add(name);
+    const shown = typeof value === 'string' ? value : { filename: value.name, size: value.size };
+    failures.push({ path: partPath('$input', name), expected: 'undefined', value: shown });
+  }
+  return failures;
+}
+
 /**
  * `@Body()` with a `File` in its type: the FormData decoded into the declared type by typia
  * (numbers, booleans and arrays converted from their text, files as `File`s). Under `strict`, a
- * value outside the type answers 400 naming every failing path, as a JSON body's validation does;
- * without it the decoded value passes unchecked. A body that is not FormData (none) is left as it is.
+ * value outside the type answers 400 naming every failing path, as a JSON body's validation does,
+ * and so does a field or file the type does not declare (named by its part's name); without it
+ * the decoded value passes unchecked and undeclared parts are dropped. A body that is not
+ * FormData (none) is left as it is.
  */
 export function validateForm(
   value: unknown,
@@ -62,9 +88,15 @@ export function validateForm(
   if (!strict) return decode(value);
   let decoded: unknown;
   const check: BodyValidator = (input) => {
-    const result = validate(input as FormData);
-    if (result.success) decoded = result.data;
-    return result;
+    const form = input as FormData;
+    const result = validate(form);
+    // The undeclared parts are listed with the type's own failures, in the order the parts came.
+    const undeclared = undeclaredParts(form, result.success ? result.data : decode(form));
+    if (undeclared.length === 0) {
+      if (result.success) decoded = result.data;
+      return result;
+    }
+    return { success: false, errors: result.success ? undeclared : [...result.errors, ...undeclared] };
   };
   const checked = validateBody(value, true, check, path, failures);
   return decoded ?? checked;

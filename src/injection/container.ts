@@ -1,5 +1,6 @@
 import { kDependencies, kInjectable } from '../symbols.js';
-import { kilnError } from '../kiln-error.js';
+import { kilnError, kilnErrorFrom } from '../kiln-error.js';
+import { isPromiseLike } from '../is-promise-like.js';
 import type { Dependency, DependencyPlan } from './dependency.js';
 
 /**
@@ -14,6 +15,27 @@ export type Injection =
 interface Lifecycle {
   onInit?(): unknown;
   onClose?(): unknown;
+}
+
+/** What an error says, for a message that names it; never throws (a thrown value can be anything). */
+function reasonOf(error: unknown): string {
+  try {
+    return String((error as Error | undefined)?.message ?? error);
+  } catch {
+    return 'a value that cannot be printed';
+  }
+}
+
+const timedOut: unique symbol = Symbol('timed out');
+
+/** `promise`'s value, or `timedOut` when it is still pending at `deadline` (its rejection still rejects). */
+function beforeDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | typeof timedOut> {
+  if (deadline === Number.POSITIVE_INFINITY) return promise;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expiry = new Promise<typeof timedOut>((resolve) => {
+    timer = setTimeout(() => resolve(timedOut), Math.max(0, deadline - Date.now()));
+  });
+  return Promise.race([promise, expiry]).finally(() => clearTimeout(timer));
 }
 
 function metadataOf(target: Function): Record<symbol, unknown> | undefined {
@@ -79,7 +101,7 @@ export class Container {
           value.then(
             (resolved) => void (entry.value = resolved),
             (error) => {
-              throw kilnError('KILN021', 'factoryRejected', describeToken(token), (error as Error)?.message ?? error);
+              throw kilnErrorFrom(error, 'KILN021', 'factoryRejected', describeToken(token), reasonOf(error));
             },
           ),
         );
@@ -122,19 +144,43 @@ export class Container {
     return [...new Set([...registered, ...this.#created])];
   }
 
-  /** Awaits every `onInit()`, dependencies first. */
+  /** Awaits every `onInit()`, dependencies first; one that fails stops the start with its service named. */
   async init(): Promise<void> {
-    for (const instance of this.#lifecycleOrder()) await (instance as Lifecycle).onInit?.();
+    for (const instance of this.#lifecycleOrder()) {
+      try {
+        await (instance as Lifecycle).onInit?.();
+      } catch (error) {
+        throw kilnErrorFrom(error, 'KILN022', 'onInitFailed', this.#describeInstance(instance), reasonOf(error));
+      }
+    }
   }
 
-  /** Awaits every instance's `onClose()`, in reverse creation order; every one runs even if one fails. */
-  async close(): Promise<void> {
+  /** A service by its token when it was registered, else by its class. */
+  #describeInstance(instance: object): string {
+    for (const [token, entry] of this.#registered) if (entry.value === instance) return describeToken(token);
+    return describeToken(instance.constructor);
+  }
+
+  /**
+   * Awaits every instance's `onClose()`, in reverse creation order; every one runs even if one
+   * fails. With a `deadline` (a `Date.now()` time), a hook still running then is abandoned: named
+   * to `abandoned`, no longer waited for, and the hooks after it are still called (with no time
+   * left, each is waited for only if it finishes at once). So one hung hook (a Redis `quit()`
+   * with the server down) cannot keep the application from closing.
+   */
+  async close(deadline = Number.POSITIVE_INFINITY, abandoned: (hook: string, late: Promise<unknown>) => void = () => {}): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     const failures: unknown[] = [];
     for (const instance of this.#lifecycleOrder().reverse()) {
+      const hook = (instance as Lifecycle).onClose;
+      if (typeof hook !== 'function') continue;
       try {
-        await (instance as Lifecycle).onClose?.();
+        const result = hook.call(instance);
+        if (!isPromiseLike(result)) continue;
+        const settled = Promise.resolve(result);
+        if ((await beforeDeadline(settled, deadline)) === timedOut)
+          abandoned(`${instance.constructor?.name || 'object'}.onClose()`, settled);
       } catch (error) {
         failures.push(error);
       }

@@ -3,8 +3,10 @@
 // merged in — the responses, headers and security schemes of the middlewares each route runs (e.g. a
 // rate limiter's 429, a guard's bearer token).
 import type * as Fs from 'node:fs';
+import type * as Path from 'node:path';
+import type * as Url from 'node:url';
 import type { CompiledRoute } from '../app/route-table.js';
-import { kilnError } from '../kiln-error.js';
+import { type KilnError, kilnError } from '../kiln-error.js';
 import type { DocsOptions } from './docs-options.js';
 import { middlewareDescription, type MiddlewareOpenApi } from './middleware-description.js';
 import { addSecurity } from './security-requirements.js';
@@ -17,6 +19,24 @@ const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 /** `/books/:id` → `/books/{id}` */
 function openApiPath(path: string): string {
   return path.replace(/:([^/]+)/g, '{$1}');
+}
+
+/**
+ * Why the document could not be read, with the file that was tried and the working directory a
+ * relative path is read from: the usual cause is a server started from another folder.
+ */
+function unreadableDocument(document: string | URL, error: Error): KilnError {
+  const cwd = (globalThis as { process?: { cwd?: () => string } }).process?.cwd?.() ?? '(unknown)';
+  const path = optionalNodeBuiltin<typeof Path>('node:path');
+  const url = optionalNodeBuiltin<typeof Url>('node:url');
+  const named = String(document);
+  const resolved = document instanceof URL ? (url?.fileURLToPath(document) ?? named) : (path?.resolve(cwd, document) ?? named);
+  if (error instanceof SyntaxError) return kilnError('KILN031', 'notJson', resolved, error.message);
+  const reason = (error as { code?: string }).code ?? error.message;
+  if (typeof document === 'string' && path !== undefined && !path.isAbsolute(document)) {
+    return kilnError('KILN031', 'relativePath', resolved, reason, document, cwd, path.basename(document));
+  }
+  return kilnError('KILN031', 'unreadable', resolved, reason, cwd);
 }
 
 /** Reads and parses the document the option names. */
@@ -33,7 +53,7 @@ export function readDocument(document: DocsOptions['document']): Json {
     try {
       parsed = JSON.parse(fs.readFileSync(document, 'utf8'));
     } catch (error) {
-      throw kilnError('KILN031', 'unreadable', String(document), (error as Error).message);
+      throw unreadableDocument(document, error as Error);
     }
   }
   const json = parsed as Json;

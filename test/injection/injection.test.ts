@@ -5,6 +5,7 @@ import { overBothTransports, request, start } from '../support/server.js';
 import {
   API_KEY,
   AdminController,
+  BrokenController,
   CONFIG,
   REGION,
   RequireApiKey,
@@ -112,6 +113,47 @@ test('an async factory that rejects makes listen() reject, naming its token (KIL
   await app.close();
 });
 
+test('an onInit() that rejects makes listen() and fetch() reject with KILN022, naming the service and keeping the cause', async () => {
+  const failureOf = async (start: () => Promise<unknown>): Promise<KilnError> => {
+    try {
+      await start();
+    } catch (error) {
+      return error as KilnError;
+    }
+    throw new Error('the start should have failed');
+  };
+  const created = createServer({ controllers: [BrokenController] });
+  const listened = await failureOf(() => created.listen(0, '127.0.0.1'));
+  assert.instance(listened, KilnError);
+  assert.is(listened.code, 'KILN022');
+  assert.is(listened.message, 'The onInit() of BrokenConnection failed: Connection is closed.');
+  assert.instance(listened.cause, Error);
+  assert.is((listened.cause as Error).message, 'Connection is closed.');
+  const fetched = await failureOf(() => created.fetch(new Request('http://localhost/broken')));
+  assert.is(fetched, listened, 'fetch() rejects with the same error');
+  await created.close();
+
+  // A value registered in injections is named by its token; a hook that throws at once is the same failure.
+  const registered = createServer({
+    controllers: [SlowController],
+    injections: [
+      { token: SLOW, provide: { ready: true } },
+      {
+        token: 'database',
+        provide: {
+          onInit() {
+            throw new TypeError('no route to host');
+          },
+        },
+      },
+    ],
+  });
+  const thrown = await failureOf(() => registered.listen(0, '127.0.0.1'));
+  assert.equal([thrown.code, thrown.message], ['KILN022', "The onInit() of 'database' failed: no route to host"]);
+  assert.instance(thrown.cause, TypeError);
+  await registered.close();
+});
+
 test('registering a class under its own token replaces the service everywhere (how tests use fakes)', async () => {
   const fake = { id: 99, greet: (id: number) => `fake greeting for ${id}` };
   const injections: Injection[] = [...values, { token: UserService, provide: fake }];
@@ -129,6 +171,43 @@ test('onInit runs in dependency order and is awaited before listen() resolves; o
   assert.equal(lifecycle, ['init:UserRepository', 'init:UserService']);
   await app.close();
   assert.equal(lifecycle, ['init:UserRepository', 'init:UserService', 'close:UserService', 'close:UserRepository']);
+});
+
+test('close() is bounded by shutdownTimeout, hooks included: a hung onClose() is logged by name and abandoned, the hooks after it still run (issue 34, item 11)', async () => {
+  class ConnectionPool {
+    closed = false;
+    onClose() {
+      this.closed = true;
+    }
+  }
+  class HungRedisConnection {
+    called = false;
+    onClose() {
+      this.called = true;
+      return new Promise(() => {}); // client.quit() with the Redis server gone: never settles
+    }
+  }
+  const pool = new ConnectionPool();
+  const hung = new HungRedisConnection();
+  const lines: Record<string, any>[] = [];
+  const app = createServer({
+    controllers: [UsersController],
+    // Registered values close in reverse: the hung connection first, then the pool.
+    injections: [...values, { token: ConnectionPool, provide: pool }, { token: HungRedisConnection, provide: hung }],
+    shutdownTimeout: 300,
+    logger: { destination: { write: (line: string) => void lines.push(JSON.parse(line)) } },
+  });
+  const { port } = await app.listen(0, '127.0.0.1');
+  assert.is((await request(`http://127.0.0.1:${port}`, '/users/3')).status, 200);
+  await app.close();
+  assert.ok(hung.called);
+  assert.ok(pool.closed, 'the hook after the hung one still ran');
+  const abandoned = lines.filter((line) => line.hook === 'HungRedisConnection.onClose()');
+  assert.equal(
+    abandoned.map((line) => [line.level, line.msg, line.shutdownTimeout]),
+    [[50, 'HungRedisConnection.onClose() was still running 300 ms after close() began: abandoned', 300]],
+  );
+  assert.is(lines.filter((line) => line.hook !== undefined).length, 1, 'only the hung hook is named');
 });
 
 test('app.fetch without listen(): the first request waits for onInit (UserRepository takes 20 ms), then is answered', async () => {

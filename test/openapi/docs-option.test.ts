@@ -2,7 +2,8 @@
 // every start-up error (KILN030–KILN034), over a socket on 127.0.0.1 and through app.fetch.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -171,10 +172,29 @@ Docs('KILN030: an invalid docs option', () => {
 Docs('KILN031: a document that cannot be read or is not OpenAPI 3.1', () => {
   const missing = startupError({ controllers: [], docs: { document: '/nonexistent/openapi.json' } });
   assert.is(missing.code, 'KILN031');
-  assert.match(missing.message, /^docs\.document: cannot read the OpenAPI document \/nonexistent\/openapi\.json \(ENOENT/);
-  assert.match(missing.message, /Build with the openapi option of @kiln\/core\/transformer/);
+  assert.is(
+    missing.message,
+    `docs.document: cannot read the OpenAPI document /nonexistent/openapi.json (ENOENT; the working directory is ${process.cwd()}). ` +
+      'It is the file the build writes where the openapi option of @kiln/core/transformer says ("openapi": { "output": ... }): build first, or name that file',
+  );
   assert.is(startupError({ controllers: [], docs: { document: { openapi: '3.0.3', paths: {} } } }).code, 'KILN031');
 });
+
+Docs(
+  'KILN031 for a server started from another folder names the file it tried and the working directory, and suggests no build option (issue 34, item 13)',
+  () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'kiln-another-folder-'));
+    const script = `import { createServer } from ${JSON.stringify(pathToFileURL(join(root, 'dist', 'src', 'index.js')).href)};
+try { createServer({ controllers: [], docs: { document: 'openapi.json', ui: '/docs' } }); } catch (error) { console.log(error.code + ': ' + error.message); }`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: elsewhere, encoding: 'utf8' }).trim();
+    assert.is(
+      output,
+      `KILN031: docs.document: cannot read the OpenAPI document ${join(realpathSync(elsewhere), 'openapi.json')} (ENOENT): the relative path 'openapi.json' is read from ` +
+        `the working directory, ${realpathSync(elsewhere)}. Start the server from the folder that holds openapi.json, or give docs.document an absolute path`,
+    );
+    assert.not.match(output, /openapi option/);
+  },
+);
 
 Docs('KILN032: a document older than the code (a route it does not describe)', () => {
   const stale = { ...document, paths: { '/notes/{id}': document.paths['/notes/{id}'] } };

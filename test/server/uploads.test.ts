@@ -168,6 +168,53 @@ Uploads('strict: a missing file or a field of the wrong type answers 400 naming 
   assert.match(missing.body.message, /\$input\.avatar expected File/);
 });
 
+Uploads("strict: an undeclared field or file answers 400 naming the part, as a JSON body's undeclared property does", async () => {
+  const field = profileForm(3);
+  field.append('nickname', 'Ada');
+  const extraField = await post('/up/profile', field);
+  assert.equal(extraField, {
+    status: 400,
+    body: {
+      error: 'Bad Request',
+      message: 'Invalid request body: $input.nickname expected undefined, got "Ada"',
+      data: { errors: [{ path: '$input.nickname', expected: 'undefined', value: 'Ada' }] },
+    },
+  });
+  const file = profileForm(3);
+  file.append('backup', new File(['xyz'], 'backup.bin'));
+  file.append('backup', new File(['second'], 'second.bin'));
+  const extraFile = await post('/up/profile', file);
+  assert.is(extraFile.status, 400);
+  assert.is(extraFile.body.message, 'Invalid request body: $input.backup expected undefined, got {"filename":"backup.bin","size":3}');
+  const odd = profileForm(3);
+  odd.append('my-field', 'x');
+  assert.is((await post('/up/profile', odd)).body.message, 'Invalid request body: $input["my-field"] expected undefined, got "x"');
+  // With a value outside the type too, the 400 names both, the type's failure first.
+  const both = new FormData();
+  both.append('title', 'x');
+  both.append('count', 'many');
+  both.append('public', 'true');
+  both.append('photos', new File(['p'], 'p.jpg'));
+  both.append('caption', 'hi');
+  const reply = await post('/up/album', both);
+  assert.is(reply.status, 400);
+  assert.equal(
+    reply.body.data.errors.map((e: { path: string }) => e.path),
+    ['$input.count', '$input.caption'],
+  );
+  // The JSON body of a strict route refuses an undeclared property the same way.
+  const json = await post('/up/json', JSON.stringify({ title: 'x', nickname: 'Ada' }), { 'content-type': 'application/json' });
+  assert.equal(json, {
+    status: 400,
+    body: {
+      error: 'Bad Request',
+      message: 'Invalid request body: $input.nickname expected undefined, got "Ada"',
+      data: { errors: [{ path: '$input.nickname', expected: 'undefined', value: 'Ada' }] },
+    },
+  });
+  assert.equal(await noLeftovers(), []);
+});
+
 Uploads('over maxFileSize: 413 with the JSON error body, nothing left behind', async () => {
   const reply = await post('/up/profile', profileForm(limits.maxFileSize + 1));
   assert.is(reply.status, 413);
@@ -312,6 +359,11 @@ NonStrict('fields are converted by their types and passed unchecked', async () =
     assert.is(response.status, 200);
     // typia's decoder converts what it can; a number or boolean that is not one stays its text
     assert.equal(await response.json(), { count: 'many', public: 'no', photos: ['p.jpg'] });
+    // Without strictValidation an undeclared field or file is dropped, as an undeclared JSON property passes.
+    form.append('nickname', 'Ada');
+    form.append('backup', new File(['b'], 'b.bin'));
+    const extra = await fetch(`${app.base}/up/album-unchecked`, { method: 'POST', body: form });
+    assert.is(extra.status, 200);
   } finally {
     await app.close();
   }

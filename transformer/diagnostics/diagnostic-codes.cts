@@ -319,6 +319,38 @@ export const diagnosticCodes = {
         `${name} is declared inside a function, where the dependency list written at module scope cannot name it: declare it at module scope`,
     },
   },
+  clientOptionInvalid: {
+    code: 170,
+    title: "the plugin entry's client option is invalid, or typia (which writes the document the client is typed from) is not installed",
+    messages: {
+      noOutput: () => 'the client option needs the TypeScript file to write, e.g. "client": { "output": "src/client.ts" }',
+      runtimeModule: () => 'client.runtimeModule must name a module, e.g. "@kiln/core/client"',
+      noTypia: () => 'the client is typed from the schemas typia writes: npm install --save-dev typia',
+    },
+  },
+  clientNotWritten: {
+    code: 171,
+    title: 'the typed client could not be written to its output file',
+    messages: {
+      writeFailed: (file: string, reason: string) => `writing ${file} failed: ${reason}`,
+    },
+  },
+  clientInputNameClash: {
+    code: 172,
+    title: "two inputs of a route (a query key, route parameter, header, or the body) have the same name in its client function's input",
+    messages: {
+      sameName: (method: string, path: string, operationId: string, name: string) =>
+        `two inputs of ${method} ${path} (${operationId}) are named '${name}' in its client function's input; rename one parameter (a query key, route parameter or header), or the one named 'body'`,
+    },
+  },
+  clientFunctionNameClash: {
+    code: 173,
+    title: 'two routes of one controller would be the same client function (the method name of one and the @operationId of the other)',
+    messages: {
+      sameFunction: (method: string, path: string, operationId: string, clientFunction: string) =>
+        `${method} ${path} (${operationId}) would be the client function ${clientFunction}, which another route of the controller already is; give one an @operationId tag in its JSDoc`,
+    },
+  },
   generatedCodeError: {
     code: 190,
     title: 'internal: @kiln/core/transformer failed on this file, or its generated binder does not type-check (a bug; please report it)',

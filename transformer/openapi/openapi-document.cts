@@ -70,7 +70,9 @@ export function buildOpenApiDocument(
       continue;
     }
     const doc = readDocComment(tk.ts, source.declaration);
-    const operationId = doc.operationId ?? (source.routeIndex === 0 ? where : `${where}_${source.routeIndex + 1}`);
+    // An inherited route is another operation than its base class's: its @operationId tag stays the base's.
+    const operationId =
+      (source.inherited ? undefined : doc.operationId) ?? (source.routeIndex === 0 ? where : `${where}_${source.routeIndex + 1}`);
     const first = operationIds.get(operationId);
     if (first !== undefined) {
       diagnostics.push(

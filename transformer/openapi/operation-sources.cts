@@ -34,6 +34,8 @@ export interface OperationSource {
   readonly middlewares: readonly MiddlewareSource[];
   /** How many routes the same method declared before this one. */
   readonly routeIndex: number;
+  /** Declared by a base class: served under this controller's path, with this controller's name. */
+  readonly inherited: boolean;
 }
 
 const httpStatusDeclaration = /[\\/](?:src|dist[\\/]src)[\\/]decorators[\\/]http-status\.(?:d\.)?ts$/;
@@ -62,6 +64,27 @@ function middlewareUse(tk: Toolkit, argument: ts.Expression): ts.MethodDeclarati
   const isMiddleware = (tk.ts.getDecorators(declaration) ?? []).some((d) => recogniseKilnDecorator(tk, d)?.kind === 'middleware');
   if (!isMiddleware) return undefined;
   return declaration.members.find((m): m is ts.MethodDeclaration => tk.ts.isMethodDeclaration(m) && m.name.getText() === 'use');
+}
+
+/** The classes `node` extends, nearest first, as far as their declarations are in the program's source. */
+function baseClasses(tk: Toolkit, node: ts.ClassLikeDeclaration): ts.ClassLikeDeclaration[] {
+  const bases: ts.ClassLikeDeclaration[] = [];
+  const seen = new Set<ts.Node>([node]);
+  for (let current: ts.ClassLikeDeclaration | undefined = node; current !== undefined; ) {
+    const extended: ts.ExpressionWithTypeArguments | undefined = current.heritageClauses?.find(
+      (clause) => clause.token === tk.ts.SyntaxKind.ExtendsKeyword,
+    )?.types[0];
+    const symbol: ts.Symbol | undefined =
+      extended === undefined ? undefined : aliased(tk, tk.checker.getSymbolAtLocation(extended.expression));
+    const declaration: ts.ClassLikeDeclaration | undefined = symbol?.declarations?.find((d): d is ts.ClassLikeDeclaration =>
+      tk.ts.isClassLike(d),
+    );
+    if (declaration === undefined || seen.has(declaration) || declaration.getSourceFile().isDeclarationFile) break;
+    seen.add(declaration);
+    bases.push(declaration);
+    current = declaration;
+  }
+  return bases;
 }
 
 /** Every route of every controller of the program, in file and declaration order. */
@@ -93,27 +116,37 @@ export function findOperationSources(tk: Toolkit, program: ProgramModel): Operat
         controllerMiddlewares = middlewaresOf(decoratorCall(tk, decorator)?.arguments.slice(1) ?? []);
       }
       if (isController) {
-        for (const member of node.members) {
-          if (!tsi.isMethodDeclaration(member)) continue;
-          const decorators = tsi.getDecorators(member) ?? [];
-          const status = decorators.map((d) => httpStatusOf(tk, d)).find((s) => s !== undefined);
-          let routeIndex = 0;
-          for (const decorator of decorators) {
-            const recognised = recogniseKilnDecorator(tk, decorator);
-            if (recognised?.kind !== 'route') continue;
-            sources.push({
-              controller: node,
-              className: node.name?.text ?? 'AnonymousClass',
-              methodName: member.name.getText(),
-              method: recognised.method,
-              path: recognised.path === undefined || basePath === undefined ? undefined : joinRoutePath(basePath, recognised.path),
-              declaration: member,
-              decorator,
-              model: modelOf(member),
-              status,
-              middlewares: [...controllerMiddlewares, ...middlewaresOf(decoratorCall(tk, decorator)?.arguments.slice(1) ?? [])],
-              routeIndex: routeIndex++,
-            });
+        // The class's own routes and those it inherits (a controller may extend another, as the
+        // guards page shows): the runtime serves every route declared up the chain, under this
+        // class's path and middlewares, the base class's first, as its route table lists them.
+        const chain = [node, ...baseClasses(tk, node)].reverse();
+        const routeIndexes = new Map<string, number>();
+        for (const owner of chain) {
+          for (const member of owner.members) {
+            if (!tsi.isMethodDeclaration(member)) continue;
+            const decorators = tsi.getDecorators(member) ?? [];
+            const status = decorators.map((d) => httpStatusOf(tk, d)).find((s) => s !== undefined);
+            const methodName = member.name.getText();
+            for (const decorator of decorators) {
+              const recognised = recogniseKilnDecorator(tk, decorator);
+              if (recognised?.kind !== 'route') continue;
+              const routeIndex = routeIndexes.get(methodName) ?? 0;
+              routeIndexes.set(methodName, routeIndex + 1);
+              sources.push({
+                controller: node,
+                className: node.name?.text ?? 'AnonymousClass',
+                methodName,
+                method: recognised.method,
+                path: recognised.path === undefined || basePath === undefined ? undefined : joinRoutePath(basePath, recognised.path),
+                declaration: member,
+                decorator,
+                model: modelOf(member),
+                status,
+                middlewares: [...controllerMiddlewares, ...middlewaresOf(decoratorCall(tk, decorator)?.arguments.slice(1) ?? [])],
+                routeIndex,
+                inherited: owner !== node,
+              });
+            }
           }
         }
       }
