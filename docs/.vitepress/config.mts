@@ -48,7 +48,10 @@ const guide: DefaultTheme.SidebarItem[] = [
   },
   {
     text: 'Operations',
-    items: [{ text: 'Cancellation and handler timeouts', link: '/guide/cancellation' }],
+    items: [
+      { text: 'Health and readiness', link: '/guide/health' },
+      { text: 'Cancellation and handler timeouts', link: '/guide/cancellation' },
+    ],
   },
   {
     text: 'Building, testing, running',

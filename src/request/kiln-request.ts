@@ -39,6 +39,7 @@ import type { Logger } from '../logging/logger.js';
 import type { Session } from '../session/session.js';
 import type { JwtClaims } from '../auth/jwt-claims.js';
 import type { RequestSignals } from './request-signals.js';
+import type { Lifecycle } from '../health/lifecycle.js';
 
 /**
  * The request handed to middlewares, `@Req()` and custom parameter decorators: a web-standard
@@ -144,6 +145,8 @@ export interface RequestOptions {
   readonly uploads: UploadLimits;
   /** The open `req.signal`s of the server, aborted at the shutdown deadline. */
   readonly signals: RequestSignals;
+  /** Whether the server is closing: then every answer carries `Connection: close`. */
+  readonly lifecycle: Lifecycle;
 }
 
 /** Called once a request's answer is sent: its status, and false when the client left before the end. */
@@ -208,6 +211,8 @@ export abstract class RequestCore implements KilnRequest {
     this.method = method;
     this[kTarget] = target;
     this.options = options;
+    // While the server closes, no connection is kept for another request.
+    if (options.lifecycle.closing) this[kCloseConnection] = true;
   }
 
   abstract get url(): string;
