@@ -35,6 +35,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: 'Features',
     items: [
       { text: 'OpenAPI', link: '/guide/openapi' },
+      { text: 'Typed client', link: '/guide/typed-client' },
       { text: 'Rate limiting', link: '/guide/rate-limiting' },
       { text: 'Sessions and cookies', link: '/guide/sessions' },
       { text: 'Security headers and CSRF', link: '/guide/security-headers' },
@@ -46,7 +47,10 @@ const guide: DefaultTheme.SidebarItem[] = [
   },
   {
     text: 'Operations',
-    items: [{ text: 'Cancellation and handler timeouts', link: '/guide/cancellation' }],
+    items: [
+      { text: 'Health and readiness', link: '/guide/health' },
+      { text: 'Cancellation and handler timeouts', link: '/guide/cancellation' },
+    ],
   },
   {
     text: 'Building, testing, running',

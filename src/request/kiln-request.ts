@@ -17,6 +17,7 @@ import {
   kStatus,
   kTarget,
   kWhenAnswered,
+  kSession,
 } from '../symbols.js';
 import type { ResponseCompression } from '../compression/response-compression.js';
 import type { RouteInfo } from '../router/route-info.js';
@@ -34,7 +35,9 @@ import { KilnError } from '../kiln-error.js';
 import { clientAddress, type ProxyTrust } from './client-address.js';
 import { requestId } from './request-id.js';
 import type { Logger } from '../logging/logger.js';
+import type { Session } from '../session/session.js';
 import type { RequestSignals } from './request-signals.js';
+import type { Lifecycle } from '../health/lifecycle.js';
 
 /**
  * The request handed to middlewares, `@Req()` and custom parameter decorators: a web-standard
@@ -112,6 +115,11 @@ export interface KilnRequest extends Request {
    * ```
    */
   setResponseHeader(name: string, value: string): void;
+  /**
+   * The request's session, typed by the application's `SessionData`: set by the `session()`
+   * middleware; reading it on a route without that middleware throws a KILN084 KilnError.
+   */
+  readonly session: Session;
 }
 
 /** What the server tells every request it creates. */
@@ -130,6 +138,8 @@ export interface RequestOptions {
   readonly uploads: UploadLimits;
   /** The open `req.signal`s of the server, aborted at the shutdown deadline. */
   readonly signals: RequestSignals;
+  /** Whether the server is closing: then every answer carries `Connection: close`. */
+  readonly lifecycle: Lifecycle;
 }
 
 /** Called once a request's answer is sent: its status, and false when the client left before the end. */
@@ -194,6 +204,8 @@ export abstract class RequestCore implements KilnRequest {
     this.method = method;
     this[kTarget] = target;
     this.options = options;
+    // While the server closes, no connection is kept for another request.
+    if (options.lifecycle.closing) this[kCloseConnection] = true;
   }
 
   abstract get url(): string;
@@ -269,6 +281,16 @@ export abstract class RequestCore implements KilnRequest {
       }
     }
     recorded.push(lowerName, value);
+  }
+
+  get session(): Session {
+    const session = (this as { [kSession]?: Session })[kSession];
+    if (session === undefined)
+      throw new KilnError(
+        'KILN084',
+        `req.session needs session() among the middlewares of ${this.method} ${this.path} (the app's, its controller's or its own)`,
+      );
+    return session;
   }
 
   get bodyUsed(): boolean {

@@ -1,5 +1,4 @@
 import type * as fsModule from 'node:fs';
-import type * as moduleModule from 'node:module';
 import type * as osModule from 'node:os';
 import type * as pathModule from 'node:path';
 import type { BusboyConstructor, BusboyFileStream, BusboyInstance } from '@fastify/busboy';
@@ -8,26 +7,32 @@ import { KilnError } from '../kiln-error.js';
 import { nodeBuiltin } from '../node-builtin.js';
 import type { UploadLimits } from './upload-options.js';
 
-let busboy: BusboyConstructor | undefined;
+let busboy: Promise<BusboyConstructor> | undefined;
 
 /**
- * `@fastify/busboy`, an optional peer dependency: loaded on the first multipart body, so that an
- * app without uploads needs neither it nor the `node:` modules it uses.
+ * `@fastify/busboy`, an optional peer dependency: imported on the first multipart body, so that an
+ * app without uploads needs neither it nor the `node:` modules it uses. A literal `import()`, so
+ * that a bundler follows it and puts it in the bundle (`@kiln/core/esbuild` leaves it out of a
+ * bundle for a runtime without `node:fs`, and out of one whose project does not install it).
  */
-function loadBusboy(): BusboyConstructor {
-  if (busboy !== undefined) return busboy;
-  const { createRequire } = nodeBuiltin<typeof moduleModule>('node:module', 'multipart/form-data', 'KILN013');
-  try {
-    const loaded = createRequire(import.meta.url)('@fastify/busboy') as { Busboy?: BusboyConstructor } & BusboyConstructor;
-    busboy = loaded.Busboy ?? loaded;
-  } catch (error) {
-    const failure = new KilnError(
-      'KILN013',
-      'A multipart/form-data body arrived, and reading it needs the @fastify/busboy package: npm install @fastify/busboy',
-    );
-    failure.cause = error;
-    throw failure;
-  }
+function loadBusboy(): Promise<BusboyConstructor> {
+  busboy ??= import('@fastify/busboy').then(
+    (loaded) => {
+      const module = loaded as unknown as { Busboy?: BusboyConstructor; default?: BusboyConstructor & { Busboy?: BusboyConstructor } };
+      const parser = module.Busboy ?? module.default?.Busboy ?? module.default;
+      if (typeof parser !== 'function') throw new TypeError('@fastify/busboy exports no Busboy class');
+      return parser;
+    },
+    (error: unknown) => {
+      busboy = undefined; // installed later (a development server): tried again on the next upload
+      const failure = new KilnError(
+        'KILN013',
+        `A multipart/form-data body arrived, and reading it needs the @fastify/busboy package, which could not be loaded (${(error as Error)?.message ?? error}): npm install @fastify/busboy`,
+      );
+      failure.cause = error;
+      throw failure;
+    },
+  );
   return busboy;
 }
 
@@ -202,7 +207,7 @@ export async function readMultipart(
   limits: UploadLimits,
   folder: UploadFolder,
 ): Promise<FormData> {
-  const Busboy = loadBusboy();
+  const Busboy = await loadBusboy();
   let parser: BusboyInstance;
   try {
     parser = new Busboy({

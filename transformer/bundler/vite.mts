@@ -18,6 +18,7 @@ import { kilnUnplugin, type KilnPluginOptions } from './kiln-unplugin.mjs';
 export type { KilnPluginOptions };
 export type { KilnBuildOptions } from './kiln-build-service.cjs';
 export type { OpenApiOptions } from '../openapi/openapi-types.cjs';
+export type { TypedClientOptions } from '../client/client-generation.cjs';
 export type { TypedResponsesOption } from '../analyse/return-type.cjs';
 
 const kiln: (options?: KilnPluginOptions) => import('vite').Plugin = kilnUnplugin.vite as never;

@@ -93,6 +93,19 @@ export const diagnosticCodes = {
   openApiTypeNotDescribable: { code: 143, title: 'a parameter or body type cannot be described in JSON schema for the OpenAPI document' },
   openApiPathUnknown: { code: 144, title: 'a route path is not known at build time, so the OpenAPI document cannot describe the route' },
   openApiNotWritten: { code: 145, title: 'the OpenAPI document could not be generated or written to its output file' },
+  clientOptionInvalid: {
+    code: 170,
+    title: "the plugin entry's client option is invalid, or typia (which writes the document the client is typed from) is not installed",
+  },
+  clientNotWritten: { code: 171, title: 'the typed client could not be written to its output file' },
+  clientInputNameClash: {
+    code: 172,
+    title: "two inputs of a route (a query key, route parameter, header, or the body) have the same name in its client function's input",
+  },
+  clientFunctionNameClash: {
+    code: 173,
+    title: 'two routes of one controller would be the same client function (the method name of one and the @operationId of the other)',
+  },
 } as const satisfies Record<string, DiagnosticCode>;
 
 export type DiagnosticKey = keyof typeof diagnosticCodes;

@@ -14,6 +14,7 @@ import type { OpenApiOptions } from '../openapi/openapi-types.cjs';
 import { analyseResponses, type TypedResponsesOption } from '../analyse/return-type.cjs';
 import { emitSerializers } from '../emit/serializer-emitter.cjs';
 import type { FileModel } from '../analyse/model.cjs';
+import { generateClient, type TypedClientOptions } from '../client/client-generation.cjs';
 
 /** Options of the plugin entry in tsconfig.json. */
 export interface KilnTransformerConfig {
@@ -37,6 +38,11 @@ export interface KilnTransformerConfig {
    * `{ "output": "openapi.json", "info": { "title": "Bookshop", "version": "1.0.0" } }` (output relative to the tsconfig).
    */
   readonly openapi?: OpenApiOptions;
+  /**
+   * Writes the typed client of the program's routes at build time, e.g. `{ "output": "src/client.ts" }`
+   * (relative to the tsconfig): docs/guide/typed-client.md.
+   */
+  readonly client?: TypedClientOptions;
 }
 
 /** A program compiled by Kiln: what the checker and emitter see, and what Kiln found. */
@@ -126,7 +132,7 @@ export function compileProgram(
     });
   }
 
-  const baseHost = host ?? tsi.createCompilerHost(options);
+  const baseHost: ts.CompilerHost = host ?? tsi.createCompilerHost(options);
   let next = program;
   if (texts.size > 0) {
     const parsed = new Map<string, ts.SourceFile>();
@@ -183,12 +189,31 @@ export function compileProgram(
   // A rebuild of some files (`only`) has a partial model: the document is written by full builds.
   const openApi =
     config.openapi === undefined || only !== undefined
-      ? []
-      : generateOpenApi({ ts: tsi, program: next, checker: next.getTypeChecker() }, model, config.openapi, projectDirOf(program))
-          .diagnostics;
+      ? undefined
+      : generateOpenApi({ ts: tsi, program: next, checker: next.getTypeChecker() }, model, config.openapi, projectDirOf(program));
+
+  // The typed client is written by every build, a rebuild of some files included (from a whole
+  // analysis then): a client older than the routes it calls cannot be left behind.
+  let clientDiagnostics: readonly ts.Diagnostic[] = [];
+  if (config.client !== undefined) {
+    const client =
+      only === undefined
+        ? generateClient(
+            { ts: tsi, program: next, checker: next.getTypeChecker() },
+            model,
+            config.client,
+            projectDirOf(program),
+            openApi?.document,
+          )
+        : generateClient({ ts: tsi, program, checker: program.getTypeChecker() }, analyseProgram(tk), config.client, projectDirOf(program));
+    clientDiagnostics = client.diagnostics;
+    next = withFileText(tsi, next, baseHost, client.outputFile, client.text);
+  }
 
   const disabled = new Set(config.disable ?? []);
-  const kilnErrors = [...model.diagnostics, ...responses.diagnostics, ...openApi].filter((d) => !disabled.has(kilnCodeOf(d)));
+  const kilnErrors = [...model.diagnostics, ...responses.diagnostics, ...(openApi?.diagnostics ?? []), ...clientDiagnostics].filter(
+    (d) => !disabled.has(kilnCodeOf(d)),
+  );
   const kilnWarnings = responses.warnings.filter((d) => !disabled.has(kilnCodeOf(d)));
   return { program: next, model, plans, texts, originalTexts, kilnErrors, kilnWarnings };
 }
@@ -242,6 +267,35 @@ function printWarnings(tsi: typeof ts, program: ts.Program, warnings: readonly t
     getNewLine: () => '\n',
   };
   process.stderr.write(tsi.formatDiagnostics(warnings, host));
+}
+
+/**
+ * The program with one of its files' text replaced (the client this build just wrote, when the
+ * program holds it and read the old one): code of the project that calls the client is checked
+ * against the routes of this build. Every other file is the program's own.
+ */
+function withFileText(
+  tsi: typeof ts,
+  program: ts.Program,
+  host: ts.CompilerHost,
+  fileName: string | undefined,
+  text: string | undefined,
+): ts.Program {
+  const current = fileName === undefined ? undefined : program.getSourceFile(fileName);
+  if (current === undefined || text === undefined || current.text === text) return program;
+  const replaced = tsi.createSourceFile(current.fileName, text, current.languageVersion, true);
+  const getSourceFile: ts.CompilerHost['getSourceFile'] = (name, languageVersionOrOptions, onError, shouldCreate) =>
+    name === current.fileName
+      ? replaced
+      : (program.getSourceFile(name) ?? host.getSourceFile(name, languageVersionOrOptions, onError, shouldCreate));
+  return tsi.createProgram({
+    rootNames: program.getRootFileNames(),
+    options: program.getCompilerOptions(),
+    host: { ...host, getSourceFile, getSourceFileByPath: undefined },
+    oldProgram: program,
+    projectReferences: program.getProjectReferences(),
+    configFileParsingDiagnostics: program.getConfigFileParsingDiagnostics(),
+  });
 }
 
 /** The folder of the tsconfig.json (paths in the plugin options are relative to it). */

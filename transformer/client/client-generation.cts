@@ -1,0 +1,99 @@
+// The `client` option: the typed client module written by every build path from the same
+// analysis as the OpenAPI document (the document is built once when both options are on).
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type * as ts from 'typescript';
+import type { ProgramModel } from '../analyse/analyse-program.cjs';
+import { kilnGlobalDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
+import { buildOpenApiDocument, type OpenApiDocument } from '../openapi/openapi-document.cjs';
+import { loadTypiaCore } from '../openapi/type-schemas.cjs';
+import type { ProgramToolkit } from '../toolkit.cjs';
+import { writeClientModule } from './client-module.cjs';
+
+/** The `client` option of the plugin entry (tsconfig.json, the bundler plugins, `@kiln/core/register`). */
+export interface TypedClientOptions {
+  /** Where the client module is written, relative to the tsconfig.json: `"src/client.ts"`. */
+  readonly output: string;
+  /** The module the client imports its runtime from. Default `'@kiln/core/client'`. */
+  readonly runtimeModule?: string;
+}
+
+export interface ClientGeneration {
+  /** The file written, and its text. */
+  readonly outputFile: string | undefined;
+  readonly text: string | undefined;
+  readonly diagnostics: readonly ts.Diagnostic[];
+}
+
+function refused(tk: ProgramToolkit, message: string): ClientGeneration {
+  return { outputFile: undefined, text: undefined, diagnostics: [kilnGlobalDiagnostic(tk.ts, 'clientOptionInvalid', message)] };
+}
+
+/** Writes a file whole then renames it (a reader never sees half of it), only when its content changes. */
+export function writeWhenChanged(file: string, text: string): void {
+  let current: string | undefined;
+  try {
+    current = readFileSync(file, 'utf8');
+  } catch {
+    current = undefined;
+  }
+  if (current === text) return;
+  mkdirSync(dirname(file), { recursive: true });
+  const partial = `${file}.${process.pid}.tmp`;
+  writeFileSync(partial, text);
+  renameSync(partial, file);
+}
+
+/**
+ * Writes the typed client of the program to `options.output` (relative to `projectDir`). `document`
+ * is the OpenAPI document this build already made, if it made one; else it is made here.
+ */
+export function generateClient(
+  tk: ProgramToolkit,
+  model: ProgramModel,
+  options: unknown,
+  projectDir: string,
+  document?: OpenApiDocument,
+): ClientGeneration {
+  const given = options as Partial<TypedClientOptions> | null;
+  if (typeof given !== 'object' || given === null || typeof given.output !== 'string' || !/\.[cm]?ts$/.test(given.output)) {
+    return refused(tk, 'the client option needs the TypeScript file to write, e.g. "client": { "output": "src/client.ts" }');
+  }
+  if (given.runtimeModule !== undefined && (typeof given.runtimeModule !== 'string' || given.runtimeModule === '')) {
+    return refused(tk, 'client.runtimeModule must name a module, e.g. "@kiln/core/client"');
+  }
+  const diagnostics: ts.Diagnostic[] = [];
+  if (document === undefined) {
+    const typia = loadTypiaCore(projectDir);
+    if (typia === undefined) return refused(tk, 'the client is typed from the schemas typia writes: npm install --save-dev typia');
+    const built = buildOpenApiDocument(tk, model, typia, { info: infoOf(projectDir) });
+    document = built.document;
+    diagnostics.push(...built.diagnostics);
+  }
+  const { text, problems } = writeClientModule(document, given.runtimeModule);
+  for (const problem of problems) {
+    diagnostics.push(
+      kilnGlobalDiagnostic(tk.ts, problem.kind === 'inputNameClash' ? 'clientInputNameClash' : 'clientFunctionNameClash', problem.message),
+    );
+  }
+  const outputFile = resolve(projectDir, given.output);
+  try {
+    writeWhenChanged(outputFile, text);
+  } catch (error) {
+    diagnostics.push(kilnGlobalDiagnostic(tk.ts, 'clientNotWritten', `writing ${outputFile} failed: ${(error as Error).message}`));
+  }
+  return { outputFile, text, diagnostics };
+}
+
+/** The API's name and version for the client's header comment: the project's package.json. */
+function infoOf(projectDir: string): { title: string; version: string } {
+  try {
+    const manifest = JSON.parse(readFileSync(resolve(projectDir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+    return {
+      title: typeof manifest.name === 'string' ? manifest.name : 'API',
+      version: typeof manifest.version === 'string' ? manifest.version : '0.0.0',
+    };
+  } catch {
+    return { title: 'API', version: '0.0.0' };
+  }
+}
