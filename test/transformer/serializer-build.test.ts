@@ -10,45 +10,11 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import kiln from '@kiln/core/esbuild';
 import { createServer, type ControllerClass, type KilnRequest } from '@kiln/core';
-import {
-  compileFixture,
-  fixturesDir,
-  markers,
-  parseDiagnostics,
-  root,
-  type Compiled,
-  type Expected,
-  type Reported,
-} from './support/compile-fixture.js';
+import { assertMarkersReported, fixtureBuilds, fixturesDir } from './support/compile-fixture.js';
 
 const fixtures = join(fixturesDir, 'serializer');
 
-type Build = { compiled: Compiled; reported: Reported[]; expected: Expected[] };
-const builds = new Map<string, Promise<Build>>();
-
-/** Each fixture project is compiled once, by the first test that asks for it. */
-function compile(name: string): Promise<Build> {
-  let build = builds.get(name);
-  if (build === undefined) {
-    const project = join(fixtures, name);
-    build = compileFixture(project, join(root, 'build', 'transformer-fixtures', 'serializer', name)).then((compiled) => ({
-      compiled,
-      reported: parseDiagnostics(compiled.output).map((r) => ({ ...r, file: r.file.split('/').pop()! })),
-      expected: markers(project),
-    }));
-    builds.set(name, build);
-  }
-  return build;
-}
-
-function assertMarkersReported({ compiled, reported, expected }: Build): void {
-  assert.is.not(compiled.exitCode, 0, 'the build fails');
-  assert.ok(expected.length > 0);
-  const missing = expected.filter((e) => !reported.some((r) => r.file === e.file && r.line === e.line && r.code === e.code));
-  assert.equal(missing, [], `reported:\n${compiled.output}`);
-  const unexpected = reported.filter((r) => !expected.some((e) => e.file === r.file && e.line === r.line && e.code === r.code));
-  assert.equal(unexpected, [], compiled.output);
-}
+const compile = fixtureBuilds('serializer');
 
 async function itemsApp(name: string): Promise<{ get(path: string): Promise<{ status: number; text: string }>; logged: unknown[] }> {
   const { compiled } = await compile(name);
