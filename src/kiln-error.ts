@@ -413,6 +413,35 @@ export const runtimeErrors = {
         `session: the sealed session cookie would be ${bytes} bytes, more than browsers keep (${largest}): keep less in the session, or use a server store`,
     },
   },
+  KILN086: {
+    means:
+      '`jwtGuard(options)` or `apiKeyGuard(options)` got an invalid option (no algorithm list, `none`, a key missing for an algorithm), or `req.claims` was read on a route without `jwtGuard()`',
+    when: 'start-up or per request',
+    messages: {
+      jwtOptions: () => 'jwtGuard: options must be an object',
+      noAlgorithms: () => "jwtGuard: algorithms is required: the list of algorithms accepted, such as ['RS256'] or ['HS256']",
+      noneAlgorithm: () => "jwtGuard: 'none' is never accepted: an unsigned token proves nothing",
+      unknownAlgorithm: (algorithm: unknown, known: string) =>
+        `jwtGuard: unknown algorithm ${JSON.stringify(algorithm)} (accepted: ${known})`,
+      noSecret: (algorithms: string) => `jwtGuard: ${algorithms} needs a secret`,
+      shortSecret: () => 'jwtGuard: secret must be a string or bytes of at least 32 characters (bytes)',
+      secretWithoutHmac: () => 'jwtGuard: a secret is given but no HS algorithm is accepted',
+      noPublicKey: (algorithms: string) => `jwtGuard: ${algorithms} needs a publicKey or a jwks`,
+      keyAndJwks: () => 'jwtGuard: give a publicKey or a jwks, not both',
+      jwksUrl: (url: string) => `jwtGuard: jwks.url must be an http(s) URL, got ${JSON.stringify(url)}`,
+      clockTolerance: () => 'jwtGuard: clockTolerance must be a number of seconds, 0 or more',
+      apiKeys: () => 'apiKeyGuard: keys must be a non-empty list of keys of at least 16 characters, or a function (key, req) => boolean',
+      apiKeyHeader: (header: string) => `apiKeyGuard: header ${JSON.stringify(header)} is not a header name`,
+      noClaims: (method: string, path: string) => `req.claims needs jwtGuard() among the middlewares of ${method} ${path}`,
+    },
+  },
+  KILN087: {
+    means: '`jwtGuard` verified a token and the optional peer dependency `jose` is not installed: the request answered 500',
+    when: 'per request',
+    messages: {
+      noJose: (reason: string) => `jwtGuard needs the optional peer dependency 'jose' (npm install jose): ${reason}`,
+    },
+  },
 } as const satisfies Record<`KILN0${number}`, ErrorEntry>;
 
 export type RuntimeErrorCode = keyof typeof runtimeErrors;
