@@ -42,7 +42,6 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Security headers and CSRF', link: '/guide/security-headers' },
       { text: 'File uploads', link: '/guide/uploads' },
       { text: 'Compression', link: '/guide/compression' },
-      { text: 'File uploads', link: '/guide/uploads' },
       { text: 'Logging', link: '/guide/logging' },
     ],
   },
