@@ -75,7 +75,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: 'Migration',
     items: [
       { text: 'From NestJS', link: '/migration/nestjs' },
-      { text: "From the spec's original framework", link: '/migration/yasui' },
+      { text: 'From yasui', link: '/migration/yasui' },
     ],
   },
   {
