@@ -25,8 +25,8 @@ interface DenoRuntime {
 const remoteHostname: SocketAddressOf = (_request, info) => (info as DenoRequestInfo).remoteAddr.hostname;
 
 export const startDenoListener: StartListener = async (target, port, host) => {
-  const { config, serve, maxHeadersCount } = target;
-  const maxHeaderSize = config.maxHeaderSize ?? 16 * 1024;
+  const { limits, serve } = target;
+  const { maxHeaderSize, maxHeadersCount } = limits;
   const deno = (globalThis as unknown as { Deno: DenoRuntime }).Deno;
   const server = deno.serve(
     // Deno.serve's default onListen prints a line; listen() resolves with the address instead.
