@@ -34,6 +34,9 @@ export const runtimeErrorCodes = {
   KILN047:
     "a return value does not fit the route's declared return type under `typedResponses: 'assert'`: the request answered 500, and the error names the path of the first mismatch",
   KILN050: 'the `health` option of createServer is invalid (a path, a check, an interval), or a health path is already a route of the app',
+  KILN051:
+    'the environment does not give a valid configuration for `env<T>()`: one error lists every missing or invalid variable by name (values of secret-named variables never shown)',
+  KILN052: '`env<T>()` was called without being compiled by `@kiln/core/transformer`, which writes the reader of `T`',
   KILN070: 'the `trustProxy` setting is not a boolean, a hop count or a list of addresses/CIDR ranges',
   KILN080: '`secureHeaders(options)` got an invalid option (an unknown name, a value a header cannot carry, a malformed CSP directive)',
   KILN081: '`csrf(options)` got an invalid option, or `csrfToken(req)` was called on a route without `csrf({ doubleSubmit: true })`',

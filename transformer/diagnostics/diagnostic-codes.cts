@@ -46,6 +46,15 @@ export const diagnosticCodes = {
     code: 165,
     title: 'an injected class or token cannot be referenced from module scope (declared in a function, or imported with `import type`)',
   },
+  envTypeNotReadable: {
+    code: 166,
+    title:
+      'a property of the env<T>() configuration type has no encoding in an environment variable (an object, a nested array), or T is not an object type of variables',
+  },
+  envTypiaNotConfigured: {
+    code: 167,
+    title: "an env<T>() configuration type has typia tags, and compilerOptions.plugins does not list typia's transformer",
+  },
   legacyDecoratorsOption: {
     code: 130,
     title: "tsconfig.json turns on TypeScript's legacy decorators; Kiln uses standard (TC39) decorators: remove the option",
