@@ -26,6 +26,7 @@ export {
   Param,
   Query,
   Header,
+  Cookie,
   Req,
   routeRequestParamDecorator,
   type ParameterBinding,
@@ -67,6 +68,10 @@ export {
   type NodeRedisSessionClient,
 } from './session/redis-session-store.js';
 export { CookieSessionStore } from './session/cookie-session-store.js';
+export { jwtGuard } from './auth/jwt-guard.js';
+export type { JwtGuardOptions, JwksOptions, JwtAlgorithm } from './auth/jwt-guard-options.js';
+export type { JwtClaims } from './auth/jwt-claims.js';
+export { apiKeyGuard, type ApiKeyGuardOptions } from './auth/api-key-guard.js';
 export { canonicalAddress, type TrustProxy } from './request/client-address.js';
 
 // Logging

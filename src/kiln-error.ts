@@ -45,6 +45,9 @@ export const runtimeErrorCodes = {
   KILN083: 'the secrets of `cookieSigner` or `session` are not a non-empty list of strings of at least 32 characters',
   KILN084: '`session(options)` or a session store got an invalid option, or `req.session` was read on a route without `session()`',
   KILN085: 'a session kept in its cookie (CookieSessionStore) grew past the 4,096 bytes a browser keeps: the request answered 500',
+  KILN086:
+    '`jwtGuard(options)` or `apiKeyGuard(options)` got an invalid option (no algorithm list, `none`, a key missing for an algorithm), or `req.claims` was read on a route without `jwtGuard()`',
+  KILN087: '`jwtGuard` verified a token and the optional peer dependency `jose` is not installed: the request answered 500',
   KILN030: 'the `docs` option of createServer is invalid (not an object, a path that does not start with `/`)',
   KILN031: '`docs.document` cannot be read, or is not an OpenAPI 3.1 document',
   KILN032: 'the OpenAPI document does not describe a route of the server: it was written by an older build',

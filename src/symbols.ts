@@ -43,3 +43,5 @@ export const kRemoveUploads = Symbol('kiln.removeUploads');
 export const kAbort = Symbol('kiln.abort');
 /** The request's session, set by `session()` and read by `req.session`. */
 export const kSession = Symbol('kiln.session');
+/** The verified JWT claims, set by `jwtGuard()` and read by `req.claims`. */
+export const kClaims = Symbol('kiln.claims');

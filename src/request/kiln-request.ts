@@ -18,6 +18,7 @@ import {
   kTarget,
   kWhenAnswered,
   kSession,
+  kClaims,
 } from '../symbols.js';
 import type { ResponseCompression } from '../compression/response-compression.js';
 import type { RouteInfo } from '../router/route-info.js';
@@ -36,6 +37,7 @@ import { clientAddress, type ProxyTrust } from './client-address.js';
 import { requestId } from './request-id.js';
 import type { Logger } from '../logging/logger.js';
 import type { Session } from '../session/session.js';
+import type { JwtClaims } from '../auth/jwt-claims.js';
 import type { RequestSignals } from './request-signals.js';
 import type { Lifecycle } from '../health/lifecycle.js';
 
@@ -120,6 +122,11 @@ export interface KilnRequest extends Request {
    * middleware; reading it on a route without that middleware throws a KILN084 KilnError.
    */
   readonly session: Session;
+  /**
+   * The verified claims of the request's JWT, typed by the application's `JwtClaims`: set by
+   * `jwtGuard()`; reading them on a route without that guard throws a KILN086 KilnError.
+   */
+  readonly claims: JwtClaims;
 }
 
 /** What the server tells every request it creates. */
@@ -291,6 +298,13 @@ export abstract class RequestCore implements KilnRequest {
         `req.session needs session() among the middlewares of ${this.method} ${this.path} (the app's, its controller's or its own)`,
       );
     return session;
+  }
+
+  get claims(): JwtClaims {
+    const claims = (this as { [kClaims]?: JwtClaims })[kClaims];
+    if (claims === undefined)
+      throw new KilnError('KILN086', `req.claims needs jwtGuard() among the middlewares of ${this.method} ${this.path}`);
+    return claims;
   }
 
   get bodyUsed(): boolean {
