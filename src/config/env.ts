@@ -1,4 +1,4 @@
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { EnvSource } from './read-env.js';
 
 /**
@@ -26,8 +26,5 @@ import type { EnvSource } from './read-env.js';
  */
 export function env<T extends object>(source?: EnvSource): T {
   void source;
-  throw new KilnError(
-    'KILN052',
-    'env<T>() was not compiled by @kiln/core/transformer, which writes the reader of T: add it to compilerOptions.plugins (docs: guide/configuration.md)',
-  );
+  throw kilnError('KILN052', 'envNotCompiled');
 }

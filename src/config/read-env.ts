@@ -1,7 +1,7 @@
 // Start-up reading of the environment into a typed configuration: every variable is read and
 // converted, every problem is collected, and one error names them all. A value is never echoed
 // when its variable's name says it is a secret.
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { EnvConversion, EnvPlan } from './env-plan.js';
 
 /** Where variables come from: `process.env`, `Deno.env`, or a Workers `env` binding passed in. */
@@ -24,10 +24,7 @@ function runtimeEnvironment(): EnvSource {
   const runtime = globalThis as RuntimeEnv;
   if (runtime.Deno !== undefined) return runtime.Deno.env.toObject();
   if (runtime.process?.env !== undefined) return runtime.process.env;
-  throw new KilnError(
-    'KILN051',
-    'env<T>(): this runtime has no process.env or Deno.env (Workers): pass the env binding, env<AppConfig>(env) in your fetch handler',
-  );
+  throw kilnError('KILN051', 'noEnvironment');
 }
 
 function describe(conversion: EnvConversion): string {
@@ -121,11 +118,8 @@ export function readEnv<T>(plan: EnvPlan, source?: EnvSource): T {
   if (problems.size > 0) {
     const listed = plan.variables
       .filter((variable) => problems.has(variable.name))
-      .map((variable) => `  - ${variable.name}: ${problems.get(variable.name)}`);
-    throw new KilnError(
-      'KILN051',
-      `The environment does not give a valid ${plan.type} (${problems.size} problem${problems.size === 1 ? '' : 's'}):\n${listed.join('\n')}`,
-    );
+      .map((variable) => `${variable.name}: ${problems.get(variable.name)}`);
+    throw kilnError('KILN051', 'invalidEnvironment', plan.type, listed);
   }
   return Object.freeze(config) as T;
 }

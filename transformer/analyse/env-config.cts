@@ -3,10 +3,11 @@
 // arrays) is a build error, so a configuration mistake never waits for start-up to show.
 import type * as ts from 'typescript';
 import { kilnDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
+import { diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import { kilnExportName } from '../find/kiln-import.cjs';
 import type { Toolkit } from '../toolkit.cjs';
 import { ownSourceFiles } from './analyse-program.cjs';
-import { typiaConfigured, typiaEntry } from './body-validation.cjs';
+import { typiaConfigured } from './body-validation.cjs';
 import type { ItemConversion } from './model.cjs';
 import { conversionOfType } from './type-conversion.cjs';
 
@@ -73,21 +74,14 @@ function analyseCall(tk: Toolkit, call: ts.CallExpression, typia: boolean, diagn
   const tsi = tk.ts;
   const typeNode = call.typeArguments?.[0];
   if (typeNode === undefined || call.typeArguments!.length !== 1) {
-    diagnostics.push(kilnDiagnostic(tsi, 'envTypeNotReadable', call, 'env() needs the configuration type: env<AppConfig>()'));
+    diagnostics.push(kilnDiagnostic(tsi, call, diagnosticMessage('envTypeNotReadable', 'noTypeArgument')));
     return undefined;
   }
   const typeText = typeNode.getText();
   const type = tk.checker.getTypeFromTypeNode(typeNode);
   const properties = type.flags & tsi.TypeFlags.Object ? tk.checker.getPropertiesOfType(type) : [];
   if (properties.length === 0) {
-    diagnostics.push(
-      kilnDiagnostic(
-        tsi,
-        'envTypeNotReadable',
-        typeNode,
-        `env<${typeText}>(): '${typeText}' is not an object type whose properties are the variables`,
-      ),
-    );
+    diagnostics.push(kilnDiagnostic(tsi, typeNode, diagnosticMessage('envTypeNotReadable', 'notAnObject', typeText)));
     return undefined;
   }
   const variables: EnvCallModel['variables'][number][] = [];
@@ -101,9 +95,8 @@ function analyseCall(tk: Toolkit, call: ts.CallExpression, typia: boolean, diagn
     const where = declaration ?? typeNode;
     const answer = conversionOfType(tk, propertyType, declaredType);
     const printed = tk.checker.typeToString(propertyType);
-    const objectReason = `'${printed}' is an object, which has no encoding in one environment variable: declare its parts as variables of their own (DB_HOST, DB_PORT), or a string and parse it yourself`;
     if (!answer.ok) {
-      diagnostics.push(kilnDiagnostic(tsi, 'envTypeNotReadable', where, `env<${typeText}>(): ${name}: ${answer.reason}`));
+      diagnostics.push(kilnDiagnostic(tsi, where, diagnosticMessage('envTypeNotReadable', 'unconvertible', typeText, name, answer.reason)));
       refused = true;
       continue;
     }
@@ -115,7 +108,7 @@ function analyseCall(tk: Toolkit, call: ts.CallExpression, typia: boolean, diagn
       model = item === undefined ? undefined : { kind: 'array', item };
     } else model = itemOf(conversion);
     if (model === undefined) {
-      diagnostics.push(kilnDiagnostic(tsi, 'envTypeNotReadable', where, `env<${typeText}>(): ${name}: ${objectReason}`));
+      diagnostics.push(kilnDiagnostic(tsi, where, diagnosticMessage('envTypeNotReadable', 'objectProperty', typeText, name, printed)));
       refused = true;
       continue;
     }
@@ -125,14 +118,7 @@ function analyseCall(tk: Toolkit, call: ts.CallExpression, typia: boolean, diagn
   }
   if (refused) return undefined;
   if (validated && !typia) {
-    diagnostics.push(
-      kilnDiagnostic(
-        tsi,
-        'envTypiaNotConfigured',
-        typeNode,
-        `env<${typeText}>() has typia tags, which typia's transformer checks: add ${typiaEntry} after Kiln's in compilerOptions.plugins`,
-      ),
-    );
+    diagnostics.push(kilnDiagnostic(tsi, typeNode, diagnosticMessage('envTypiaNotConfigured', 'tagsWithoutTypia', typeText)));
     return undefined;
   }
   return { callEnd: call.getEnd(), typeText, variables, validated };
