@@ -5,6 +5,7 @@ import type * as NodeModule from 'node:module';
 import type * as Path from 'node:path';
 import { KilnError } from '../kiln-error.js';
 import { optionalNodeBuiltin } from '../node-builtin.js';
+import { fileSystemRefusal, onWorkers } from './file-system-refusal.js';
 
 /** One file of the page: its path under the page's, its type and its bytes. */
 export interface DocsAsset {
@@ -43,8 +44,8 @@ function swaggerUiDist(): { dir: string; version: string; readFileSync: typeof F
   const fs = optionalNodeBuiltin<typeof Fs>('node:fs');
   const path = optionalNodeBuiltin<typeof Path>('node:path');
   const module = optionalNodeBuiltin<typeof NodeModule>('node:module');
-  if (fs === undefined || path === undefined || module === undefined) {
-    throw new KilnError(
+  if (fs === undefined || path === undefined || module === undefined || onWorkers()) {
+    throw fileSystemRefusal(
       'KILN033',
       'docs.ui reads the swagger-ui-dist package from the file system, which this runtime does not have (Workers): serve the page as a static asset, or remove docs.ui',
     );

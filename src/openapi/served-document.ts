@@ -11,6 +11,7 @@ import type { DocsOptions } from './docs-options.js';
 import { middlewareDescription, type MiddlewareOpenApi } from './middleware-description.js';
 import { addSecurity } from './security-requirements.js';
 import { optionalNodeBuiltin } from '../node-builtin.js';
+import { fileSystemRefusal, onWorkers } from './file-system-refusal.js';
 
 type Json = Record<string, any>;
 
@@ -56,8 +57,8 @@ export function readDocument(document: DocsOptions['document']): Json {
   let parsed: unknown = document;
   if (typeof document === 'string' || document instanceof URL) {
     const fs = optionalNodeBuiltin<typeof Fs>('node:fs');
-    if (fs === undefined) {
-      throw new KilnError(
+    if (fs === undefined || onWorkers()) {
+      throw fileSystemRefusal(
         'KILN031',
         `docs.document: this runtime has no file system to read ${String(document)} from (Workers): pass the parsed document, e.g. import document from './openapi.json' with { type: 'json' }`,
       );

@@ -16,10 +16,13 @@ test("sha1Hex and sha256 equal node:crypto's for every string (any length, any c
     assert.is(base64url(sha256(text)), createHash('sha256').update(text).digest('base64url'));
   };
   for (let length = 0; length <= 130; length++) same('k'.repeat(length));
-  fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 600 }), (text) => same(text)), { numRuns: 300 });
+  fc.assert(
+    fc.property(fc.string({ unit: 'binary', maxLength: 600 }), (text) => same(text)),
+    { numRuns: 300 },
+  );
 });
 
-test("no source file of @kiln/rate-limit imports a node: built-in: it bundles for Workers as it is", () => {
+test('no source file of @kiln/rate-limit imports a node: built-in: it bundles for Workers as it is', () => {
   const src = fileURLToPath(new URL('../../../../packages/rate-limit/src/', import.meta.url));
   for (const file of readdirSync(src)) {
     assert.not.match(readFileSync(join(src, file), 'utf8'), /from 'node:|require\('node:/, file);
