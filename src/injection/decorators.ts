@@ -91,7 +91,7 @@ export type Inject<T, Token extends InjectionToken<unknown> | (abstract new (...
  * constructor(@Scope(Scopes.LOCAL) private readonly buffer: AuditBuffer) {}
  * ```
  */
-// biome-ignore lint/suspicious/noRedeclare: the decorator and the type of its argument share the name, as in the spec's API
+// biome-ignore lint/suspicious/noRedeclare: the decorator and the type of its argument share the name, as in yasui's API
 export function Scope<const S extends Scope>(_scope: S): InjectionBinding<'scope', S> {
   return injectionBinding();
 }

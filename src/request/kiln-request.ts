@@ -43,8 +43,8 @@ import type { Lifecycle } from '../health/lifecycle.js';
 
 /**
  * The request handed to middlewares, `@Req()` and custom parameter decorators: a web-standard
- * `Request` (`instanceof Request` holds) with Kiln's properties. Kiln implements layout A of the
- * spec: `headers` is a native `Headers`, `flatHeaders` a plain lower-case object, `body` the
+ * `Request` (`instanceof Request` holds) with Kiln's properties. Its layout:
+ * `headers` is a native `Headers`, `flatHeaders` a plain lower-case object, `body` the
  * native stream and `parsedBody` the parsed body once it has been read.
  *
  * Everything is computed on first access and cached: a request pays only for what it reads.
