@@ -2,13 +2,12 @@
 // (Workers): a module that creates the server for Node (docs.document as a path, docs.ui) may be
 // imported by a worker that creates its own server, so createServer reports these when that
 // server starts (listen(), fetch()) instead of stopping the worker's module from loading.
-import { KilnError, type RuntimeErrorCode } from '../kiln-error.js';
+import { KilnError } from '../kiln-error.js';
 
 const refusals = new WeakSet<KilnError>();
 
-/** A KilnError for a docs feature that needs a file system this runtime lacks. */
-export function fileSystemRefusal(code: RuntimeErrorCode, message: string): KilnError {
-  const error = new KilnError(code, message);
+/** `error`, marked as the refusal of a docs feature that needs a file system this runtime lacks. */
+export function fileSystemRefusal(error: KilnError): KilnError {
   refusals.add(error);
   return error;
 }
