@@ -26,6 +26,7 @@ export {
   Param,
   Query,
   Header,
+  Cookie,
   Req,
   routeRequestParamDecorator,
   type ParameterBinding,

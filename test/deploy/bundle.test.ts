@@ -4,11 +4,13 @@
 // node_modules anywhere above it) and started there by the page's command for Node, Bun and Deno.
 // On each: an upload kept in memory, one spilled to a temporary file, an oversized one (413), the
 // Redis-backed limit (429), the OpenAPI document and the docs page, then SIGTERM and a clean exit.
-// Issue 34, items 8 and 9.
+// Then the same bundle's shutdown while Redis hangs, and Getting started's watch.mjs stopped by
+// SIGTERM. Issue 34, items 8, 9, 11 and 12.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -39,6 +41,13 @@ test("the page's build.mjs bundles the app; the bundle folder, copied to an empt
   for (let dir = dirname(deployed); dir !== dirname(dir); dir = dirname(dir)) assert.not.ok(existsSync(join(dir, 'node_modules')), dir);
 });
 
+/** Empties the suite's Redis database: every limit starts afresh. */
+async function freshLimits(): Promise<void> {
+  const redis = new Redis(redisUrl);
+  await redis.flushdb();
+  await redis.quit();
+}
+
 function upload(base: string, size: number): Promise<Response> {
   const form = new FormData();
   form.append('title', 'Harbour');
@@ -48,9 +57,7 @@ function upload(base: string, size: number): Promise<Response> {
 
 for (const runtime of ['node', 'bun', 'deno'] as const) {
   test(`${runtime}: the page's command serves the bundle from the empty folder (uploads, 413, the Redis limit, the docs page), and SIGTERM ends it cleanly`, async () => {
-    const redis = new Redis(redisUrl);
-    await redis.flushdb();
-    await redis.quit();
+    await freshLimits();
     const server = serve(commandOf(docBlock(blocks, `run-${runtime}`)), deployed, { PATH: path, REDIS_URL: redisUrl });
     try {
       const base = await server.listening();
@@ -95,6 +102,75 @@ for (const runtime of ['node', 'bun', 'deno'] as const) {
     }
   });
 }
+
+/** A TCP relay to Redis that can stop answering while its connections stay open (Redis hung, or a network cut). */
+async function redisRelay(): Promise<{ url: string; hang(): void; close(): void }> {
+  const target = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const sockets = new Set<Socket>();
+  let hung = false;
+  const relay = createNetServer((client) => {
+    const upstream = connect(Number(target.port || 6379), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => {});
+    }
+    client.on('data', (chunk) => void (hung || upstream.write(chunk)));
+    upstream.on('data', (chunk) => void (hung || client.write(chunk)));
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `redis://127.0.0.1:${(relay.address() as AddressInfo).port}/11`,
+    hang: () => void (hung = true),
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      relay.close();
+    },
+  };
+}
+
+test("SIGTERM while Redis hangs: the page's main.ts closes, RedisConnection.onClose() is abandoned at shutdownTimeout and named, and the process exits 0 (item 11)", async () => {
+  await freshLimits();
+  const relay = await redisRelay();
+  const server = serve(commandOf(docBlock(blocks, 'run-node')), deployed, { PATH: path, REDIS_URL: relay.url });
+  try {
+    const base = await server.listening();
+    assert.is((await fetch(`${base}/photos/quota`)).status, 200);
+    relay.hang(); // client.quit() now never gets its reply
+    server.child.kill('SIGTERM');
+    assert.is(await server.exited, 0, server.output());
+    const abandoned = server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"hook"'))
+      .map((line) => JSON.parse(line));
+    assert.equal(
+      abandoned.map((line) => [line.level, line.hook, line.msg]),
+      [[50, 'RedisConnection.onClose()', 'RedisConnection.onClose() was still running 10000 ms after close() began: abandoned']],
+    );
+  } finally {
+    server.child.kill('SIGKILL');
+    relay.close();
+  }
+});
+
+test("Getting started's watch.mjs: SIGTERM to the watcher stops the server it started, so the port is free again (item 12)", async () => {
+  const started = docBlocks('getting-started.md', 'consumer-test');
+  writeFileSync(join(project, 'watch.mjs'), docBlock(started, 'watch.mjs'));
+  const watcher = serve(commandOf(docBlock(started, 'watch-run')), project, { PATH: path, REDIS_URL: redisUrl });
+  try {
+    const base = await watcher.listening();
+    assert.is((await fetch(`${base}/photos/quota`)).status, 200);
+    watcher.child.kill('SIGTERM');
+    assert.is(await watcher.exited, 0, watcher.output());
+    const refused = await fetch(`${base}/photos/quota`).then(
+      () => 'answered',
+      (error: Error & { cause?: { code?: string } }) => error.cause?.code,
+    );
+    assert.is(refused, 'ECONNREFUSED', 'the server the watcher started is gone');
+  } finally {
+    watcher.child.kill('SIGKILL');
+  }
+});
 
 test.after(() => {
   rmSync(project, { recursive: true, force: true });

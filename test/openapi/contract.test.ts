@@ -135,6 +135,14 @@ Contracts('parameters: the schema of each row of the conversion table, in, requi
   assert.equal(headers['x-count'], { name: 'x-count', in: 'header', required: true, schema: { type: 'number' } });
   assert.equal(headers['x-ids'], { name: 'x-ids', in: 'header', required: false, schema: { type: 'array', items: { type: 'number' } } });
   assert.is(headers.ip, undefined, 'a request-property decorator is not a request parameter');
+  const cookies = parameters('/cookies');
+  assert.equal(cookies.theme, { name: 'theme', in: 'cookie', required: true, schema: { type: 'string', enum: ['light', 'dark'] } });
+  assert.equal(cookies.visits, { name: 'visits', in: 'cookie', required: false, schema: { type: 'number' } });
+  assert.equal(
+    cookies.tz,
+    { name: 'tz', in: 'cookie', required: false, schema: { type: 'string' } },
+    'the type-level form Cookie<T, Name>',
+  );
 });
 
 Contracts('bodies: typia schemas as shared components with stable, distinct names; media types Kiln accepts', () => {
@@ -233,6 +241,10 @@ const samples: Record<string, Sample[]> = {
   'ParamsController.all': [{ path: '/params/1/x/2020-01-01/asc', status: 200 }],
   'HeadersController.all': [
     { path: '/headers', headers: { 'x-count': '3', 'x-name': 'n', 'x-flag': '1', 'x-ids': '1, 2', 'x-when': '2020-01-01' }, status: 200 },
+  ],
+  'CookiesController.all': [
+    { path: '/cookies', headers: { cookie: 'theme=dark; visits=3; tz=Europe%2FParis' }, status: 200 },
+    { path: '/cookies', headers: { cookie: 'theme=light' }, status: 200 },
   ],
   'PeopleController.create': [
     { method: 'POST', path: '/people', headers: json, body: JSON.stringify(person), status: 201 },

@@ -218,6 +218,10 @@ function withParameter(sample: Sample, base: URL, template: string, parameter: J
   } else if (parameter.in === 'header') {
     for (const key of Object.keys(headers)) if (key.toLowerCase() === parameter.name) delete headers[key];
     if (value !== undefined) headers[parameter.name] = [value].flat().join(', ');
+  } else if (parameter.in === 'cookie') {
+    const sent = (headers['cookie'] ?? '').split('; ').filter((pair) => pair !== '' && !pair.startsWith(`${parameter.name}=`));
+    if (value !== undefined) sent.push(`${parameter.name}=${encodeURIComponent([value].flat()[0]!)}`);
+    headers['cookie'] = sent.join('; ');
   } else if (parameter.in === 'path') {
     const index = template.split('/').indexOf(`{${parameter.name}}`);
     const segments = url.pathname.split('/');
