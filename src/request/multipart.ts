@@ -3,7 +3,7 @@ import type * as osModule from 'node:os';
 import type * as pathModule from 'node:path';
 import type { BusboyConstructor, BusboyFileStream, BusboyInstance } from '@fastify/busboy';
 import { HttpError } from '../http-error.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import { nodeBuiltin } from '../node-builtin.js';
 import type { UploadLimits } from './upload-options.js';
 
@@ -25,10 +25,7 @@ function loadBusboy(): Promise<BusboyConstructor> {
     },
     (error: unknown) => {
       busboy = undefined; // installed later (a development server): tried again on the next upload
-      const failure = new KilnError(
-        'KILN013',
-        `A multipart/form-data body arrived, and reading it needs the @fastify/busboy package, which could not be loaded (${(error as Error)?.message ?? error}): npm install @fastify/busboy`,
-      );
+      const failure = kilnError('KILN013', 'noBusboy', (error as Error)?.message ?? error);
       failure.cause = error;
       throw failure;
     },
