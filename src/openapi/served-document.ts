@@ -12,6 +12,7 @@ import { middlewareDescription, type MiddlewareOpenApi } from './middleware-desc
 import { addSecurity } from './security-requirements.js';
 import { optionalNodeBuiltin } from '../node-builtin.js';
 import { openApiPath } from '../router/route-path.js';
+import { fileSystemRefusal, onWorkers } from './file-system-refusal.js';
 
 type Json = Record<string, any>;
 
@@ -43,8 +44,8 @@ export function readDocument(document: DocsOptions['document']): Json {
   let parsed: unknown = document;
   if (typeof document === 'string' || document instanceof URL) {
     const fs = optionalNodeBuiltin<typeof Fs>('node:fs');
-    if (fs === undefined) {
-      throw kilnError('KILN031', 'noFileSystem', String(document));
+    if (fs === undefined || onWorkers()) {
+      throw fileSystemRefusal(kilnError('KILN031', 'noFileSystem', String(document)));
     }
     try {
       parsed = JSON.parse(fs.readFileSync(document, 'utf8'));

@@ -244,20 +244,17 @@ export async function readMultipart(
     const fill = (value: string | File) => {
       entry[1] = value;
     };
+    // One part too many is refused once the parts before it are read: a limit one of them passes came first.
+    const tooMany = (error: HttpError) => {
+      stream.resume();
+      void Promise.allSettled(parts).then(() => fail(error));
+    };
     if (!isFilePart(filename, mimeType)) {
-      if (++fieldCount > limits.maxFields) {
-        stream.resume();
-        fail(tooLarge(`More than ${limits.maxFields} fields (uploads.maxFields)`));
-        return;
-      }
+      if (++fieldCount > limits.maxFields) return tooMany(tooLarge(`More than ${limits.maxFields} fields (uploads.maxFields)`));
       parts.push(receiveField(stream, name, limits, fail).then(fill, fail));
       return;
     }
-    if (++fileCount > limits.maxFiles) {
-      stream.resume();
-      fail(tooLarge(`More than ${limits.maxFiles} files (uploads.maxFiles)`));
-      return;
-    }
+    if (++fileCount > limits.maxFiles) return tooMany(tooLarge(`More than ${limits.maxFiles} files (uploads.maxFiles)`));
     parts.push(receiveFile(stream, name, filename ?? '', mimeType, limits, folder, fileCount - 1, fail).then(fill, fail));
   });
   parser.on('partsLimit', () =>

@@ -15,6 +15,8 @@ import { analyseResponses, type ResponsesModel, type TypedResponsesOption } from
 import { emitSerializers } from '../emit/serializer-emitter.cjs';
 import type { FileModel } from '../analyse/model.cjs';
 import { generateClient, type TypedClientOptions } from '../client/client-generation.cjs';
+import { analyseEnvCalls, type EnvModel } from '../analyse/env-config.cjs';
+import { emitEnvPlans } from '../emit/env-emitter.cjs';
 
 /** Options of the plugin entry in tsconfig.json. */
 export interface KilnTransformerConfig {
@@ -112,7 +114,8 @@ export function compileProgram(request: CompileRequest): CompiledProgram {
   const tk: Toolkit = { ts: tsi, program, checker: request.checker ?? program.getTypeChecker() };
   const model = analyseProgram(tk, only);
   const responses = analyseResponses(tk, config.typedResponses, only);
-  const rewrites = rewriteFiles(tk, config, model, responses, request.binderOptions ?? {});
+  const envCalls = analyseEnvCalls(tk, only);
+  const rewrites = rewriteFiles(tk, config, { model, responses, envCalls }, request.binderOptions ?? {});
   const baseHost: ts.CompilerHost = request.host ?? tsi.createCompilerHost(program.getCompilerOptions());
   let next = rewrites.texts.size > 0 ? rewrittenProgram(request, baseHost, rewrites) : program;
 
@@ -144,27 +147,33 @@ export function compileProgram(request: CompileRequest): CompiledProgram {
   }
 
   const disabled = new Set(config.disable ?? []);
-  const kilnErrors = [...model.diagnostics, ...responses.diagnostics, ...(openApi?.diagnostics ?? []), ...clientDiagnostics].filter(
-    (d) => !disabled.has(kilnCodeOf(d)),
-  );
+  const kilnErrors = [
+    ...model.diagnostics,
+    ...responses.diagnostics,
+    ...envCalls.diagnostics,
+    ...(openApi?.diagnostics ?? []),
+    ...clientDiagnostics,
+  ].filter((d) => !disabled.has(kilnCodeOf(d)));
   const kilnWarnings = responses.warnings.filter((d) => !disabled.has(kilnCodeOf(d)));
   const { texts, originalTexts, plans } = rewrites;
   return { program: next, model, plans, texts, originalTexts, kilnErrors, kilnWarnings };
 }
 
-/** The text the checker sees for each file with Kiln decorators or serialised responses: its binders and serialisers appended. */
-function rewriteFiles(
-  tk: Toolkit,
-  config: KilnTransformerConfig,
-  model: ProgramModel,
-  responses: ResponsesModel,
-  binderOptions: BinderOptions,
-): Rewrites {
+/** What the analysis found that generated code is written for. */
+interface Analysis {
+  readonly model: ProgramModel;
+  readonly responses: ResponsesModel;
+  readonly envCalls: EnvModel;
+}
+
+/** The text the checker sees for each file with Kiln decorators, serialised responses or `env<T>()` calls: its generated code appended. */
+function rewriteFiles(tk: Toolkit, config: KilnTransformerConfig, analysis: Analysis, binderOptions: BinderOptions): Rewrites {
+  const { model, responses, envCalls } = analysis;
   const { ts: tsi, program } = tk;
   const options = program.getCompilerOptions();
   const bindingModule = config.bindingModule ?? '@kiln/core/binding';
   const rewrites: Rewrites = { texts: new Map(), originalTexts: new Map(), plans: new Map(), unchecked: new Map() };
-  for (const fileName of new Set([...model.files.keys(), ...responses.files.keys()])) {
+  for (const fileName of new Set([...model.files.keys(), ...responses.files.keys(), ...envCalls.files.keys()])) {
     const fileModel = model.files.get(fileName) ?? emptyFileModel(fileName);
     const original = program.getSourceFile(fileName)!;
     const commonJs =
@@ -175,7 +184,9 @@ function rewriteFiles(
     const fileResponses = responses.files.get(fileName);
     const serialized =
       fileResponses === undefined ? undefined : emitSerializers(fileResponses, responses, generated.validatorSites.size > 0);
-    const text = rewriteSource(original.text, fileModel.decoratorRanges, generated.text + (serialized?.text ?? ''));
+    const fileEnvCalls = envCalls.files.get(fileName);
+    const envCode = fileEnvCalls === undefined ? undefined : emitEnvPlans(fileEnvCalls, bindingModule, commonJs);
+    const text = rewriteSource(original.text, fileModel.decoratorRanges, generated.text + (serialized?.text ?? '') + (envCode?.text ?? ''));
     rewrites.texts.set(fileName, text);
     rewrites.originalTexts.set(text, original.text);
     rewrites.unchecked.set(fileName, generated.uncheckedBinders);
@@ -186,6 +197,7 @@ function rewriteFiles(
       validatorSites: serialized === undefined ? generated.validatorSites : new Map([...generated.validatorSites, ...serialized.sites]),
       serializers: serialized?.serializers,
       dependencyLists: generated.dependencyLists,
+      envCalls: envCode?.calls,
     });
   }
   return rewrites;
