@@ -106,6 +106,10 @@ export const diagnosticCodes = {
     code: 173,
     title: 'two routes of one controller would be the same client function (the method name of one and the @operationId of the other)',
   },
+  throwsNotAnHttpError: {
+    code: 174,
+    title: "a route's @throws JSDoc tag does not name an HttpError type with a literal status from 400 to 599, or writes its data type inside the tag",
+  },
 } as const satisfies Record<string, DiagnosticCode>;
 
 export type DiagnosticKey = keyof typeof diagnosticCodes;
