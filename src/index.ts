@@ -26,6 +26,7 @@ export {
   Param,
   Query,
   Header,
+  Cookie,
   Req,
   routeRequestParamDecorator,
   type ParameterBinding,
@@ -42,6 +43,7 @@ export type { ControllerClass, RouteInfo } from './router/route-info.js';
 export type { KilnRequest } from './request/kiln-request.js';
 export type { QueryValues } from './request/query-string.js';
 export type { UploadOptions } from './request/upload-options.js';
+export type { HealthCheck, HealthOptions } from './health/health-options.js';
 export type { MiddlewareFunction, MiddlewareClass, MiddlewareLike } from './middleware.js';
 export { cors } from './middlewares/cors.js';
 export type { CorsOptions, CorsOrigin } from './middlewares/cors-options.js';
@@ -53,6 +55,21 @@ export type { SecureHeadersOptions, CspDirectives } from './security/secure-head
 export { csrf, csrfToken, type CsrfOptions } from './security/csrf.js';
 export { serializeCookie, setCookie, deleteCookie, type CookieOptions } from './cookies/set-cookie.js';
 export { cookieSigner, type CookieSigner } from './cookies/cookie-signer.js';
+export { session, type SessionOptions } from './session/session-middleware.js';
+export { Session, type SessionData, type SessionFate } from './session/session.js';
+export type { SessionStore, StoredSession } from './session/session-store.js';
+export { MemorySessionStore, type MemorySessionStoreOptions } from './session/memory-session-store.js';
+export {
+  RedisSessionStore,
+  type RedisSessionStoreOptions,
+  type IoRedisSessionClient,
+  type NodeRedisSessionClient,
+} from './session/redis-session-store.js';
+export { CookieSessionStore } from './session/cookie-session-store.js';
+export { jwtGuard } from './auth/jwt-guard.js';
+export type { JwtGuardOptions, JwksOptions, JwtAlgorithm } from './auth/jwt-guard-options.js';
+export type { JwtClaims } from './auth/jwt-claims.js';
+export { apiKeyGuard, type ApiKeyGuardOptions } from './auth/api-key-guard.js';
 export { canonicalAddress, type TrustProxy } from './request/client-address.js';
 
 // Logging

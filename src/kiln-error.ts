@@ -22,6 +22,7 @@ export const runtimeErrorCodes = {
   KILN020:
     'dependency injection cannot be wired: a token nobody registered, a class that is neither `@Injectable()` nor registered, a cycle, a factory that threw, or a class compiled without the transformer (one error lists every problem)',
   KILN021: 'an async `factory` in `injections` rejected, so the application could not start (`listen` rejects)',
+  KILN022: "a service's `onInit()` threw or rejected, so the application could not start (`listen` rejects)",
   KILN040:
     '`req.setResponseHeader` got a name that is not an HTTP token, a value HTTP cannot carry, or a framing header Kiln writes itself',
   KILN041: 'a response could not be sent as built (a header Node refuses): the request answered 500',
@@ -32,12 +33,18 @@ export const runtimeErrorCodes = {
     'a return value cannot be written as JSON (a bigint, a cycle, a getter or toJSON that throws): the request answered 500, and the error names the route',
   KILN047:
     "a return value does not fit the route's declared return type under `typedResponses: 'assert'`: the request answered 500, and the error names the path of the first mismatch",
+  KILN050: 'the `health` option of createServer is invalid (a path, a check, an interval), or a health path is already a route of the app',
   KILN070: 'the `trustProxy` setting is not a boolean, a hop count or a list of addresses/CIDR ranges',
   KILN080: '`secureHeaders(options)` got an invalid option (an unknown name, a value a header cannot carry, a malformed CSP directive)',
   KILN081: '`csrf(options)` got an invalid option, or `csrfToken(req)` was called on a route without `csrf({ doubleSubmit: true })`',
   KILN082:
     'a cookie cannot be set as asked: a name that is not a token, an attribute that cannot be sent, or a `__Host-`/`__Secure-` prefix, `SameSite=None` or `Partitioned` rule broken',
   KILN083: 'the secrets of `cookieSigner` or `session` are not a non-empty list of strings of at least 32 characters',
+  KILN084: '`session(options)` or a session store got an invalid option, or `req.session` was read on a route without `session()`',
+  KILN085: 'a session kept in its cookie (CookieSessionStore) grew past the 4,096 bytes a browser keeps: the request answered 500',
+  KILN086:
+    '`jwtGuard(options)` or `apiKeyGuard(options)` got an invalid option (no algorithm list, `none`, a key missing for an algorithm), or `req.claims` was read on a route without `jwtGuard()`',
+  KILN087: '`jwtGuard` verified a token and the optional peer dependency `jose` is not installed: the request answered 500',
   KILN030: 'the `docs` option of createServer is invalid (not an object, a path that does not start with `/`)',
   KILN031: '`docs.document` cannot be read, or is not an OpenAPI 3.1 document',
   KILN032: 'the OpenAPI document does not describe a route of the server: it was written by an older build',
@@ -55,7 +62,9 @@ export class KilnError extends TypeError {
   constructor(
     readonly code: RuntimeErrorCode,
     message: string,
+    /** `cause`: the error that made Kiln fail (a rejected factory or hook), kept for the stack. */
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }

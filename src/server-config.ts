@@ -8,6 +8,7 @@ import type { DocsOptions } from './openapi/docs-options.js';
 import type { Logger } from './logging/logger.js';
 import type { LoggerOptions } from './logging/create-logger.js';
 import type { UploadOptions } from './request/upload-options.js';
+import type { HealthOptions } from './health/health-options.js';
 
 /** What `createServer` takes. Every key but `controllers` has a default. */
 export interface KilnConfig {
@@ -39,14 +40,10 @@ export interface KilnConfig {
   /** Milliseconds an idle keep-alive connection stays open. Default 5 000. */
   keepAliveTimeout?: number;
   /**
-<<<<<<< HEAD
-   * Milliseconds the whole of `close()` may take: in-flight requests finish within it (their
-   * connections are cut at the deadline), then the services' `onClose()` hooks run in the time
-   * left; a hook still running at the deadline is logged by name and abandoned. Default 10 000.
-=======
-   * Milliseconds `close()` lets in-flight requests finish before cutting their connections; at
-   * that moment every open `req.signal` is aborted (an `AbortError`). Default 10 000.
->>>>>>> main
+   * Milliseconds the whole of `close()` may take: in-flight requests finish within it (at the
+   * deadline every open `req.signal` is aborted with an `AbortError`, then their connections are
+   * cut), then the services' `onClose()` hooks run in the time left; a hook still running at the
+   * deadline is logged by name and abandoned. Default 10 000. `health.drainDelay` comes before it.
    */
   shutdownTimeout?: number;
   /**
@@ -82,6 +79,11 @@ export interface KilnConfig {
    * logger (whose level it lowers to `debug` when Kiln builds it). Default false.
    */
   debug?: boolean;
+  /**
+   * Liveness (`/livez`) and readiness (`/readyz`) endpoints: readiness answers 503 from the moment
+   * `close()` starts and while a check fails. Off by default (docs: guide/health.md).
+   */
+  health?: HealthOptions;
   /** Serve the OpenAPI document the build wrote, and a docs page (docs: guide/openapi.md). Off by default. */
   docs?: DocsOptions;
 }

@@ -17,6 +17,8 @@ import { isLogger, Logger } from './logging/logger.js';
 import { createLogger } from './logging/create-logger.js';
 import { decisionTrace, logRouteTable } from './logging/debug-trace.js';
 import { RequestSignals } from './request/request-signals.js';
+import type { Lifecycle } from './health/lifecycle.js';
+import { healthPaths, healthPlan, withHealthRoutes } from './health/health-routes.js';
 import { handlerTimeoutValue } from './decorators/handler-timeout.js';
 
 export type { KilnConfig, KilnServer } from './server-config.js';
@@ -48,7 +50,7 @@ function applicationLogger(config: KilnConfig): Logger {
   return createLogger(config.debug === true && options !== null && options.level === undefined ? { ...options, level: 'debug' } : options);
 }
 
-function requestOptions(config: KilnConfig, logger: Logger): RequestOptions {
+function requestOptions(config: KilnConfig, logger: Logger, lifecycle: Lifecycle): RequestOptions {
   const maxBodySize = config.maxBodySize ?? defaultMaxBodySize;
   if (!Number.isInteger(maxBodySize) || maxBodySize < 0)
     throw new KilnError('KILN007', `maxBodySize must be a whole number of bytes, got ${maxBodySize}`);
@@ -80,6 +82,7 @@ function requestOptions(config: KilnConfig, logger: Logger): RequestOptions {
     logger,
     uploads,
     signals: new RequestSignals(),
+    lifecycle,
   });
 }
 
@@ -98,7 +101,9 @@ export function createServer(config: KilnConfig): KilnServer {
     throw new KilnError('KILN007', 'createServer(config) needs { controllers: [...] }');
   }
   const logger = applicationLogger(config);
-  const options = requestOptions(config, logger);
+  const lifecycle: Lifecycle = { closing: false };
+  const options = requestOptions(config, logger, lifecycle);
+  const health = config.health === undefined ? undefined : healthPlan(config.health, logger);
   const maxHeadersCount = wholeNumberOption('maxHeadersCount', config.maxHeadersCount ?? defaultMaxHeadersCount, 1);
   const handlerTimeout = handlerTimeoutValue('handlerTimeout', config.handlerTimeout ?? 0);
   const shutdownTimeout = wholeNumberOption('shutdownTimeout', config.shutdownTimeout ?? defaultShutdownTimeout, 0);
@@ -117,7 +122,11 @@ export function createServer(config: KilnConfig): KilnServer {
       handlerTimeout,
     );
     container.assertResolved();
-    const table = config.docs === undefined ? built : withDocsRoutes(built, config.docs);
+    // Health routes the document describes are added before the docs routes check it, the others after.
+    const described = health?.openapi === true ? withHealthRoutes(built, health, lifecycle) : built;
+    const documented =
+      config.docs === undefined ? described : withDocsRoutes(described, config.docs, health?.openapi === true ? healthPaths(health) : {});
+    const table = health !== undefined && !health.openapi ? withHealthRoutes(documented, health, lifecycle) : documented;
     if (config.debug === true) logRouteTable(logger, table.routes);
     pipeline = new RequestPipeline(
       table,
@@ -168,9 +177,10 @@ export function createServer(config: KilnConfig): KilnServer {
       return (await opening).address;
     },
     close() {
+      lifecycle.closing = true;
       // shutdownTimeout bounds the whole close: in-flight requests, then the onClose() hooks in
       // the time left; a hook still running at the deadline is logged by name and abandoned.
-      const deadline = Date.now() + shutdownTimeout;
+      const deadline = Date.now() + (health?.drainDelay ?? 0) + shutdownTimeout;
       const abandoned = (hook: string, late: Promise<unknown>): void => {
         logger.error({ hook, shutdownTimeout }, `${hook} was still running ${shutdownTimeout} ms after close() began: abandoned`);
         late.catch((error) => logger.error({ err: error, hook }, `${hook} failed after it was abandoned`));
@@ -178,7 +188,15 @@ export function createServer(config: KilnConfig): KilnServer {
       const closeServices = () => container.close(deadline, abandoned);
       if (listening === undefined) return (closing ??= closeServices());
       const stopping = listening;
-      closing ??= stopping
+      // With health.drainDelay, the server goes on serving (readiness 503) while the load balancer notices.
+      const drained =
+        health === undefined || health.drainDelay === 0
+          ? stopping
+          : stopping.then(async (server) => {
+              await new Promise((resolve) => setTimeout(resolve, health.drainDelay));
+              return server;
+            });
+      closing ??= drained
         .then(
           (server) => {
             // At the deadline, handlers still at work are told (req.signal) just before their connections are cut.

@@ -41,3 +41,7 @@ export const kCompression = Symbol('kiln.compression');
 export const kRemoveUploads = Symbol('kiln.removeUploads');
 /** Aborts the request's `req.signal` (created then if nobody read it yet) with a reason: a deadline passed. */
 export const kAbort = Symbol('kiln.abort');
+/** The request's session, set by `session()` and read by `req.session`. */
+export const kSession = Symbol('kiln.session');
+/** The verified JWT claims, set by `jwtGuard()` and read by `req.claims`. */
+export const kClaims = Symbol('kiln.claims');

@@ -71,19 +71,21 @@ const outputName = (file) =>
 const relativeImport = /\b(?:from|import)\s*\(?\s*['"](\.\.?\/[^'"]+)['"]/g;
 const augmentation = /^\s*declare\s+(?:module\s+['"]|global\b)/m;
 
-/** The project files `file` imports by a relative path ('./x.js' is x.ts, as NodeNext writes it). */
-function importsOf(file, text, inProject) {
+/**
+ * The TypeScript files `file` imports by a relative path ('./x.js' is x.ts, as NodeNext writes it),
+ * inside its project or not (@kiln/rate-limit's tests import test/support/server.ts).
+ */
+function importsOf(file, text) {
   const found = [];
   for (const [, specifier] of text.matchAll(relativeImport)) {
     const target = resolve(dirname(file), specifier);
     const candidates = [
-      target,
       target.replace(/\.js$/, '.ts'),
       target.replace(/\.mjs$/, '.mts'),
       target.replace(/\.cjs$/, '.cts'),
       join(target, 'index.ts'),
     ];
-    const hit = candidates.find((candidate) => inProject.has(candidate));
+    const hit = candidates.find((candidate) => /\.[cm]?ts$/.test(candidate) && existsSync(candidate));
     if (hit !== undefined) found.push(hit);
   }
   return found;
@@ -152,28 +154,29 @@ export class IncrementalBuild {
   /** What a test project compiles, where its output goes, and which files carry a suite. */
   readProject(configPath) {
     const ts = this.#typescript;
-    const outDir = join(this.#buildRoot, relative(this.#root, dirname(configPath)));
-    const parsed = ts.getParsedCommandLineOfConfigFile(
-      configPath,
-      { outDir },
-      {
-        ...ts.sys,
-        onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-          throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
-        },
+    const host = {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
       },
-    );
+    };
+    const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, host);
     const files = parsed.fileNames.map((file) => resolve(file));
     const rootDir = resolve(parsed.options.rootDir ?? dirname(configPath));
-    const configFiles = [configPath, ...(parsed.options.configFile?.extendedSourceFiles ?? [])];
+    // build/ mirrors the tree: a project's output goes to its folder's place in build/, or to its
+    // rootDir's when that lies above (packages/rate-limit/test/ compiles test/support/server.ts too).
+    const above = relative(dirname(configPath), rootDir).startsWith('..');
+    const outDir = join(this.#buildRoot, relative(this.#root, above ? rootDir : dirname(configPath)));
+    parsed.options.outDir = outDir;
     return {
       configPath,
       parsed,
       files,
+      rootDir,
       outDir,
       outputOf: (file) => join(outDir, outputName(relative(rootDir, file))),
       suites: files.filter((file) => file.endsWith('.test.ts')),
-      configFiles,
+      configFiles: [configPath, ...(parsed.options.configFile?.extendedSourceFiles ?? [])],
     };
   }
 
@@ -182,15 +185,21 @@ export class IncrementalBuild {
    * it is undefined). Returns false when the compiler reported an error.
    */
   buildProject(project, wanted, log) {
-    if (project.suites.length === 0) wanted = undefined;
-    const texts = new Map(project.files.map((file) => [file, readFileSync(file, 'utf8')]));
-    const inProject = new Set(project.files);
-    const imports = new Map(project.files.map((file) => [file, importsOf(file, texts.get(file), inProject)]));
+    const texts = new Map();
+    const textOf = (file) => {
+      if (!texts.has(file)) texts.set(file, readFileSync(file, 'utf8'));
+      return texts.get(file);
+    };
+    const imports = new Map();
+    const importsFrom = (file) => {
+      if (!imports.has(file)) imports.set(file, importsOf(file, textOf(file)));
+      return imports.get(file);
+    };
     const closureOf = (start) => {
       const seen = new Set(start);
       const pending = [...start];
       while (pending.length > 0) {
-        for (const next of imports.get(pending.pop()) ?? []) {
+        for (const next of importsFrom(pending.pop())) {
           if (!seen.has(next)) {
             seen.add(next);
             pending.push(next);
@@ -199,7 +208,7 @@ export class IncrementalBuild {
       }
       return seen;
     };
-    const augmenting = project.files.filter((file) => augmentation.test(texts.get(file)));
+    const augmenting = project.files.filter((file) => augmentation.test(textOf(file)));
     const stamp = hash(
       hashFiles(this.#root, project.configFiles),
       // What the plugins and the types come from: declarations and the transformer, not src's JavaScript.
@@ -209,26 +218,28 @@ export class IncrementalBuild {
       ),
       hashFiles(this.#root, packageDeclarations(this.#root)),
       hashFiles(this.#root, [join(this.#root, 'package-lock.json')]),
-      ...augmenting.flatMap((file) => [file, texts.get(file)]),
+      ...augmenting.flatMap((file) => [file, textOf(file)]),
     );
-    const fileHash = new Map([...texts].map(([file, text]) => [file, hash(text)]));
     const dependencyHash = (file) => {
       const closure = [...closureOf([file])].sort();
-      return hash(stamp, ...closure.flatMap((dependency) => [relative(this.#root, dependency), fileHash.get(dependency)]));
+      return hash(stamp, ...closure.flatMap((dependency) => [relative(this.#root, dependency), textOf(dependency)]));
     };
-    const key = (file) => relative(this.#root, file);
-    const needed = wanted === undefined ? project.files : [...closureOf(wanted)];
-    const compilable = needed.filter((file) => !isDeclaration(file));
+    // By project and file: a helper two projects compile has a state in each.
+    const key = (file) => `${relative(this.#root, project.configPath)}:${relative(this.#root, file)}`;
+    const whole = project.suites.length === 0; // an app a suite serves: its OpenAPI document covers every file
+    const needed = [...closureOf(wanted === undefined || whole ? project.files : wanted)];
+    const compilable = needed.filter((file) => !isDeclaration(file) && !relative(project.rootDir, file).startsWith('..'));
     const current = new Map(compilable.map((file) => [file, dependencyHash(file)]));
     const stale = compilable.filter((file) => this.#state.files[key(file)] !== current.get(file) || !existsSync(project.outputOf(file)));
     if (stale.length === 0) return true;
+    const compiled = whole ? compilable : stale;
 
     this.#patched ??= this.#require('ts-patch/compiler');
     const ts = this.#patched;
-    const whole = project.suites.length === 0 || stale.length === project.files.filter((file) => !isDeclaration(file)).length;
-    log(`compiling ${whole ? 'all' : stale.length} of ${compilable.length} files of ${relative(this.#root, project.configPath)}`);
+    log(`compiling ${compiled.length} of ${project.files.length} files of ${relative(this.#root, project.configPath)}`);
     const program = ts.createProgram({
-      rootNames: whole ? project.files : [...new Set([...stale, ...augmenting])],
+      // The augmentations are part of every file's types, as in a build of the whole project.
+      rootNames: [...new Set([...compiled, ...augmenting])],
       options: project.parsed.options,
       projectReferences: project.parsed.projectReferences,
     });
@@ -237,30 +248,22 @@ export class IncrementalBuild {
       ...program.getOptionsDiagnostics(),
       ...program.getGlobalDiagnostics(),
     ];
-    const emitted = [];
-    if (whole) {
-      diagnostics.push(...program.getSyntacticDiagnostics(), ...program.getSemanticDiagnostics());
-      emitted.push(program.emit());
-    } else {
-      for (const file of stale) {
-        const sourceFile = program.getSourceFile(file);
-        diagnostics.push(...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile));
-        emitted.push(program.emit(sourceFile));
-      }
+    for (const file of compiled) {
+      const sourceFile = program.getSourceFile(file);
+      diagnostics.push(...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile));
+      diagnostics.push(...program.emit(sourceFile).diagnostics);
     }
-    for (const result of emitted) diagnostics.push(...result.diagnostics);
     if (diagnostics.length > 0) {
       const host = { getCanonicalFileName: (name) => name, getCurrentDirectory: () => this.#root, getNewLine: () => '\n' };
       process.stdout.write(ts.formatDiagnosticsWithColorAndContext(diagnostics, host));
     }
-    if (diagnostics.some((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error)) {
-      for (const file of stale) delete this.#state.files[key(file)];
-      this.#save();
-      return false;
+    const failed = diagnostics.some((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error);
+    for (const file of compiled) {
+      if (failed) delete this.#state.files[key(file)];
+      else this.#state.files[key(file)] = current.get(file);
     }
-    for (const file of whole ? compilable : stale) this.#state.files[key(file)] = current.get(file) ?? dependencyHash(file);
     this.#save();
-    return true;
+    return !failed;
   }
 
   /**

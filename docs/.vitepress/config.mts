@@ -38,6 +38,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Typed client', link: '/guide/typed-client' },
       { text: 'Rate limiting', link: '/guide/rate-limiting' },
       { text: 'Sessions and cookies', link: '/guide/sessions' },
+      { text: 'Authentication', link: '/guide/authentication' },
       { text: 'Security headers and CSRF', link: '/guide/security-headers' },
       { text: 'File uploads', link: '/guide/uploads' },
       { text: 'Compression', link: '/guide/compression' },
@@ -47,7 +48,10 @@ const guide: DefaultTheme.SidebarItem[] = [
   },
   {
     text: 'Operations',
-    items: [{ text: 'Cancellation and handler timeouts', link: '/guide/cancellation' }],
+    items: [
+      { text: 'Health and readiness', link: '/guide/health' },
+      { text: 'Cancellation and handler timeouts', link: '/guide/cancellation' },
+    ],
   },
   {
     text: 'Building, testing, running',

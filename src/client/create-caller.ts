@@ -20,7 +20,7 @@ export interface ClientOptions {
 }
 
 /** Where a parameter goes, and whether it is one JSON text (a JSON-typed parameter). */
-export type ParameterPlace = 'path' | 'query' | 'header' | 'path-json' | 'query-json' | 'header-json';
+export type ParameterPlace = 'path' | 'query' | 'header' | 'cookie' | 'path-json' | 'query-json' | 'header-json' | 'cookie-json';
 
 /** One route, as a generated client describes it to the runtime. */
 export interface Operation {
@@ -60,12 +60,17 @@ function requestOf(options: ClientOptions, operation: Operation, input: Record<s
   const query: string[] = [];
   const headers = new Headers(typeof options.headers === 'function' ? options.headers() : options.headers);
   let path = operation.path;
+  const cookies: string[] = [];
   for (const [key, place] of Object.entries(operation.parameters ?? {})) {
     const texts = parameterTexts(input[key], place.endsWith('-json'));
     if (place.startsWith('path')) path = path.replace(`{${key}}`, encodeURIComponent(texts[0] ?? ''));
     else if (place.startsWith('query')) for (const text of texts) query.push(`${encodeURIComponent(key)}=${encodeURIComponent(text)}`);
-    else if (texts.length > 0) headers.set(key, texts.join(', '));
+    // A browser's fetch sends its own cookies and drops this header; a server-side caller sends it.
+    else if (place.startsWith('cookie')) {
+      if (texts.length > 0) cookies.push(`${key}=${encodeURIComponent(texts[0]!)}`);
+    } else if (texts.length > 0) headers.set(key, texts.join(', '));
   }
+  if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
   let body: FormData | string | undefined;
   const value = input['body'];
   if (operation.body === 'multipart' && value !== undefined) body = formDataOf(value as Record<string, unknown>);

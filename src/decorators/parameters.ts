@@ -2,7 +2,7 @@ import type { KilnRequest } from '../request/kiln-request.js';
 import { KilnError } from '../kiln-error.js';
 
 /** Where a bound parameter comes from. */
-export type ParameterSource = 'body' | 'param' | 'query' | 'header' | 'request';
+export type ParameterSource = 'body' | 'param' | 'query' | 'header' | 'cookie' | 'request';
 
 /**
  * The type every Kiln parameter decorator returns. `@kiln/core/transformer` recognises parameter
@@ -117,6 +117,32 @@ export function Header<const N extends string>(_name: N, _items?: ParameterItems
  */
 // biome-ignore lint/correctness/noUnusedVariables: the name is read from the annotation by @kiln/core/transformer
 export type Header<T, Name extends string = never> = T;
+
+/**
+ * The cookie `name` of the request (`req.cookies[name]`, percent-decoded), converted to the
+ * parameter's declared type as `@Query` converts; described in OpenAPI as `in: cookie`. A signed
+ * cookie arrives as sent (`value.signature`): verify it with `cookieSigner().get(req, name)`.
+ *
+ * @example
+ * ```ts
+ * @Get('/prefs') prefs(@Cookie('theme') theme: 'light' | 'dark' = 'light', @Cookie('visits') visits?: number) { ... }
+ * ```
+ */
+export function Cookie<const N extends string>(_name: N, _items?: ParameterItems): ParameterBinding<'cookie', N> {
+  return binding();
+}
+
+/**
+ * The type-level form of `@Cookie(name)`: the cookie named like the handler parameter (or `Name`),
+ * converted to `T`. It is `T` itself; it type-checks under any compiler, TypeScript 7 included.
+ *
+ * @example
+ * ```ts
+ * @Get('/prefs') prefs(theme?: Cookie<'light' | 'dark'>, visits?: Cookie<number, 'visit-count'>) { return { theme, visits }; }
+ * ```
+ */
+// biome-ignore lint/correctness/noUnusedVariables: the name is read from the annotation by @kiln/core/transformer
+export type Cookie<T, Name extends string = never> = T;
 
 /** The whole request (a `KilnRequest`); the parameter's declared type must accept one (KILN115). */
 export function Req(): ParameterBinding<'request', '', KilnRequest> {

@@ -17,6 +17,15 @@ interface Lifecycle {
   onClose?(): unknown;
 }
 
+/** What an error says, for a message that names it; never throws (a thrown value can be anything). */
+function reasonOf(error: unknown): string {
+  try {
+    return String((error as Error | undefined)?.message ?? error);
+  } catch {
+    return 'a value that cannot be printed';
+  }
+}
+
 const timedOut: unique symbol = Symbol('timed out');
 
 /** `promise`'s value, or `timedOut` when it is still pending at `deadline` (its rejection still rejects). */
@@ -92,7 +101,7 @@ export class Container {
           value.then(
             (resolved) => void (entry.value = resolved),
             (error) => {
-              throw new KilnError('KILN021', `The factory of ${describeToken(token)} rejected: ${(error as Error)?.message ?? error}`);
+              throw new KilnError('KILN021', `The factory of ${describeToken(token)} rejected: ${reasonOf(error)}`, { cause: error });
             },
           ),
         );
@@ -135,9 +144,21 @@ export class Container {
     return [...new Set([...registered, ...this.#created])];
   }
 
-  /** Awaits every `onInit()`, dependencies first. */
+  /** Awaits every `onInit()`, dependencies first; one that fails stops the start with its service named. */
   async init(): Promise<void> {
-    for (const instance of this.#lifecycleOrder()) await (instance as Lifecycle).onInit?.();
+    for (const instance of this.#lifecycleOrder()) {
+      try {
+        await (instance as Lifecycle).onInit?.();
+      } catch (error) {
+        throw new KilnError('KILN022', `The onInit() of ${this.#describeInstance(instance)} failed: ${reasonOf(error)}`, { cause: error });
+      }
+    }
+  }
+
+  /** A service by its token when it was registered, else by its class. */
+  #describeInstance(instance: object): string {
+    for (const [token, entry] of this.#registered) if (entry.value === instance) return describeToken(token);
+    return describeToken(instance.constructor);
   }
 
   /**

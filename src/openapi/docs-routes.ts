@@ -28,11 +28,13 @@ function checkedPath(value: unknown, name: string): string | undefined {
  * The route table with the routes of `docs` added: the document (checked against the app's routes
  * and completed with their middlewares' descriptions) and, with `ui`, the page and its assets.
  */
-export function withDocsRoutes(table: RouteTable, docs: DocsOptions): RouteTable {
+export function withDocsRoutes(table: RouteTable, docs: DocsOptions, extraPaths: Record<string, object> = {}): RouteTable {
   if (docs === null || typeof docs !== 'object') throw new KilnError('KILN030', 'docs must be an object: { document, openapi?, ui? }');
   const openapiPath = checkedPath(docs.openapi ?? '/openapi.json', 'openapi');
   const uiPath = checkedPath(docs.ui, 'ui');
-  const document = servedDocument(readDocument(docs.document), table.routes);
+  const read = readDocument(docs.document);
+  // Kiln's own routes the user asked to describe (health.openapi), beside the build's.
+  const document = servedDocument({ ...read, paths: { ...read.paths, ...extraPaths } }, table.routes);
   const text = JSON.stringify(document);
 
   const answers: DocsAsset[] = [];

@@ -17,6 +17,8 @@ import {
   kStatus,
   kTarget,
   kWhenAnswered,
+  kSession,
+  kClaims,
 } from '../symbols.js';
 import type { ResponseCompression } from '../compression/response-compression.js';
 import type { RouteInfo } from '../router/route-info.js';
@@ -34,7 +36,10 @@ import { KilnError } from '../kiln-error.js';
 import { clientAddress, type ProxyTrust } from './client-address.js';
 import { requestId } from './request-id.js';
 import type { Logger } from '../logging/logger.js';
+import type { Session } from '../session/session.js';
+import type { JwtClaims } from '../auth/jwt-claims.js';
 import type { RequestSignals } from './request-signals.js';
+import type { Lifecycle } from '../health/lifecycle.js';
 
 /**
  * The request handed to middlewares, `@Req()` and custom parameter decorators: a web-standard
@@ -112,6 +117,16 @@ export interface KilnRequest extends Request {
    * ```
    */
   setResponseHeader(name: string, value: string): void;
+  /**
+   * The request's session, typed by the application's `SessionData`: set by the `session()`
+   * middleware; reading it on a route without that middleware throws a KILN084 KilnError.
+   */
+  readonly session: Session;
+  /**
+   * The verified claims of the request's JWT, typed by the application's `JwtClaims`: set by
+   * `jwtGuard()`; reading them on a route without that guard throws a KILN086 KilnError.
+   */
+  readonly claims: JwtClaims;
 }
 
 /** What the server tells every request it creates. */
@@ -130,6 +145,8 @@ export interface RequestOptions {
   readonly uploads: UploadLimits;
   /** The open `req.signal`s of the server, aborted at the shutdown deadline. */
   readonly signals: RequestSignals;
+  /** Whether the server is closing: then every answer carries `Connection: close`. */
+  readonly lifecycle: Lifecycle;
 }
 
 /** Called once a request's answer is sent: its status, and false when the client left before the end. */
@@ -194,6 +211,8 @@ export abstract class RequestCore implements KilnRequest {
     this.method = method;
     this[kTarget] = target;
     this.options = options;
+    // While the server closes, no connection is kept for another request.
+    if (options.lifecycle.closing) this[kCloseConnection] = true;
   }
 
   abstract get url(): string;
@@ -269,6 +288,23 @@ export abstract class RequestCore implements KilnRequest {
       }
     }
     recorded.push(lowerName, value);
+  }
+
+  get session(): Session {
+    const session = (this as { [kSession]?: Session })[kSession];
+    if (session === undefined)
+      throw new KilnError(
+        'KILN084',
+        `req.session needs session() among the middlewares of ${this.method} ${this.path} (the app's, its controller's or its own)`,
+      );
+    return session;
+  }
+
+  get claims(): JwtClaims {
+    const claims = (this as { [kClaims]?: JwtClaims })[kClaims];
+    if (claims === undefined)
+      throw new KilnError('KILN086', `req.claims needs jwtGuard() among the middlewares of ${this.method} ${this.path}`);
+    return claims;
   }
 
   get bodyUsed(): boolean {

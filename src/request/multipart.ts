@@ -1,5 +1,4 @@
 import type * as fsModule from 'node:fs';
-import type * as moduleModule from 'node:module';
 import type * as osModule from 'node:os';
 import type * as pathModule from 'node:path';
 import type { BusboyConstructor, BusboyFileStream, BusboyInstance } from '@fastify/busboy';
@@ -8,26 +7,32 @@ import { KilnError } from '../kiln-error.js';
 import { nodeBuiltin } from '../node-builtin.js';
 import type { UploadLimits } from './upload-options.js';
 
-let busboy: BusboyConstructor | undefined;
+let busboy: Promise<BusboyConstructor> | undefined;
 
 /**
- * `@fastify/busboy`, an optional peer dependency: loaded on the first multipart body, so that an
- * app without uploads needs neither it nor the `node:` modules it uses.
+ * `@fastify/busboy`, an optional peer dependency: imported on the first multipart body, so that an
+ * app without uploads needs neither it nor the `node:` modules it uses. A literal `import()`, so
+ * that a bundler follows it and puts it in the bundle (`@kiln/core/esbuild` leaves it out of a
+ * bundle for a runtime without `node:fs`, and out of one whose project does not install it).
  */
-function loadBusboy(): BusboyConstructor {
-  if (busboy !== undefined) return busboy;
-  const { createRequire } = nodeBuiltin<typeof moduleModule>('node:module', 'multipart/form-data', 'KILN013');
-  try {
-    const loaded = createRequire(import.meta.url)('@fastify/busboy') as { Busboy?: BusboyConstructor } & BusboyConstructor;
-    busboy = loaded.Busboy ?? loaded;
-  } catch (error) {
-    const failure = new KilnError(
-      'KILN013',
-      'A multipart/form-data body arrived, and reading it needs the @fastify/busboy package: npm install @fastify/busboy',
-    );
-    failure.cause = error;
-    throw failure;
-  }
+function loadBusboy(): Promise<BusboyConstructor> {
+  busboy ??= import('@fastify/busboy').then(
+    (loaded) => {
+      const module = loaded as unknown as { Busboy?: BusboyConstructor; default?: BusboyConstructor & { Busboy?: BusboyConstructor } };
+      const parser = module.Busboy ?? module.default?.Busboy ?? module.default;
+      if (typeof parser !== 'function') throw new TypeError('@fastify/busboy exports no Busboy class');
+      return parser;
+    },
+    (error: unknown) => {
+      busboy = undefined; // installed later (a development server): tried again on the next upload
+      const failure = new KilnError(
+        'KILN013',
+        `A multipart/form-data body arrived, and reading it needs the @fastify/busboy package, which could not be loaded (${(error as Error)?.message ?? error}): npm install @fastify/busboy`,
+      );
+      failure.cause = error;
+      throw failure;
+    },
+  );
   return busboy;
 }
 
@@ -84,7 +89,10 @@ export class UploadFolder {
   }
 }
 
-/** A file part as it arrives: in memory while small, then in a temporary file. */
+/**
+ * A file part as it arrives: in memory while small, then in a temporary file. Past maxFileSize
+ * it calls `stop` at once, mid-part: the body is read no further.
+ */
 async function receiveFile(
   stream: BusboyFileStream,
   field: string,
@@ -93,24 +101,31 @@ async function receiveFile(
   limits: UploadLimits,
   folder: UploadFolder,
   index: number,
+  stop: (error: unknown) => void,
 ): Promise<File> {
   const fs = nodeBuiltin<typeof fsModule>('node:fs', 'multipart/form-data', 'KILN013');
   const path = nodeBuiltin<typeof pathModule>('node:path', 'multipart/form-data', 'KILN013');
   const chunks: Buffer[] = [];
   let held = 0;
+  let size = 0;
   let spilled: { file: string; stream: fsModule.WriteStream } | undefined;
   let spilling: Promise<void> | undefined;
   let failure: unknown;
-  const fail = (error: unknown) => {
-    failure ??= error;
-    stream.resume();
-  };
   await new Promise<void>((resolve, reject) => {
-    stream.on('limit', () =>
-      fail(tooLarge(`File '${field}' is larger than the limit of ${limits.maxFileSize} bytes (uploads.maxFileSize)`)),
-    );
+    const fail = (error: unknown) => {
+      if (failure !== undefined) return;
+      failure = error;
+      stream.resume();
+      stop(error);
+      reject(error);
+    };
     stream.on('data', (chunk: Buffer) => {
       if (failure !== undefined) return;
+      size += chunk.length;
+      if (size > limits.maxFileSize) {
+        fail(tooLarge(`File '${field}' is larger than the limit of ${limits.maxFileSize} bytes (uploads.maxFileSize)`));
+        return;
+      }
       if (spilled !== undefined) {
         if (!spilled.stream.write(chunk)) {
           stream.pause();
@@ -133,7 +148,7 @@ async function receiveFile(
     stream.on('error', (error) => fail(malformed((error as Error).message)));
     stream.on('end', async () => {
       await spilling;
-      if (failure !== undefined) return reject(failure);
+      if (failure !== undefined) return;
       if (spilled === undefined) return resolve();
       spilled.stream.end(() => resolve());
     });
@@ -144,10 +159,45 @@ async function receiveFile(
   return new File([blob], name, { type });
 }
 
+/** A field part as text (UTF-8). Past maxFieldSize it calls `stop` at once, mid-part. */
+function receiveField(stream: BusboyFileStream, field: string, limits: UploadLimits, stop: (error: unknown) => void): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failure: unknown;
+    const fail = (error: unknown) => {
+      if (failure !== undefined) return;
+      failure = error;
+      stream.resume();
+      stop(error);
+      reject(error);
+    };
+    stream.on('data', (chunk: Buffer) => {
+      if (failure !== undefined) return;
+      size += chunk.length;
+      if (size > limits.maxFieldSize)
+        fail(tooLarge(`Field '${field}' is larger than the limit of ${limits.maxFieldSize} bytes (uploads.maxFieldSize)`));
+      else chunks.push(chunk);
+    });
+    stream.on('error', (error) => fail(malformed((error as Error).message)));
+    stream.on('end', () => {
+      if (failure === undefined) resolve(fieldText.decode(Buffer.concat(chunks, size)));
+    });
+  });
+}
+
+const fieldText = new TextDecoder();
+
+/** A part as busboy's own rule tells them apart: a file has a file name or is `application/octet-stream`. */
+function isFilePart(filename: string | undefined, mimeType: string): boolean {
+  return filename !== undefined || mimeType === 'application/octet-stream';
+}
+
 /**
  * Reads a `multipart/form-data` body into a web `FormData`: fields as strings, files as web
- * `File`s (in memory up to `memoryFileSize`, else backed by a temporary file in `folder`). Streams
- * the body through `@fastify/busboy` with backpressure; answers 413 past any limit and 400 for a
+ * `File`s (in memory up to `memoryFileSize`, else backed by a temporary file in `folder`), in the
+ * order the parts were sent. Streams the body through `@fastify/busboy` with backpressure; answers
+ * 413 the moment any limit is passed (mid-part: nothing more of the body is read) and 400 for a
  * body that is not valid multipart (no boundary, a truncated body). On failure the temporary files
  * are removed before it rejects.
  */
@@ -157,33 +207,34 @@ export async function readMultipart(
   limits: UploadLimits,
   folder: UploadFolder,
 ): Promise<FormData> {
-  const Busboy = loadBusboy();
+  const Busboy = await loadBusboy();
   let parser: BusboyInstance;
   try {
     parser = new Busboy({
       headers: { 'content-type': contentType },
-      limits: {
-        fileSize: limits.maxFileSize,
-        files: limits.maxFiles,
-        fields: limits.maxFields,
-        fieldSize: limits.maxFieldSize,
-        parts: limits.maxFiles + limits.maxFields,
-      },
+      // Every part as a stream, fields too: busboy reads a field to its end before it reports the
+      // field too large, where a stream lets Kiln stop at the byte that passes the limit.
+      isPartAFile: () => true,
+      limits: { parts: limits.maxFiles + limits.maxFields },
     });
   } catch (error) {
     throw malformed((error as Error).message);
   }
-  const form = new FormData();
-  const files: Promise<void>[] = [];
+  // Each part's slot is taken when the part starts, so a file that spills to disk keeps its place.
+  const entries: [name: string, value: string | File | undefined][] = [];
+  const parts: Promise<void>[] = [];
   let failure: unknown;
-  let fileCount = 0;
-  const fail = (error: unknown) => {
-    failure ??= error;
-  };
-  parser.on('field', (name, value, _nameTruncated, valueTruncated) => {
-    if (valueTruncated) fail(tooLarge(`Field '${name}' is larger than the limit of ${limits.maxFieldSize} bytes (uploads.maxFieldSize)`));
-    else form.append(name, value);
+  let stopped!: () => void;
+  const failed = new Promise<void>((resolve) => {
+    stopped = resolve;
   });
+  const fail = (error: unknown) => {
+    if (failure !== undefined) return;
+    failure = error;
+    stopped();
+  };
+  let fileCount = 0;
+  let fieldCount = 0;
   parser.on('file', (name, stream, filename, _encoding, mimeType) => {
     // A stream without an 'error' listener would throw when the body breaks off inside it.
     stream.on('error', () => {});
@@ -191,15 +242,27 @@ export async function readMultipart(
       stream.resume();
       return;
     }
-    const index = fileCount++;
-    files.push(
-      receiveFile(stream, name, filename ?? '', mimeType, limits, folder, index).then((file) => {
-        if (failure === undefined) form.append(name, file);
-      }, fail),
-    );
+    const entry: [string, string | File | undefined] = [name, undefined];
+    entries.push(entry);
+    const fill = (value: string | File) => {
+      entry[1] = value;
+    };
+    if (!isFilePart(filename, mimeType)) {
+      if (++fieldCount > limits.maxFields) {
+        stream.resume();
+        fail(tooLarge(`More than ${limits.maxFields} fields (uploads.maxFields)`));
+        return;
+      }
+      parts.push(receiveField(stream, name, limits, fail).then(fill, fail));
+      return;
+    }
+    if (++fileCount > limits.maxFiles) {
+      stream.resume();
+      fail(tooLarge(`More than ${limits.maxFiles} files (uploads.maxFiles)`));
+      return;
+    }
+    parts.push(receiveFile(stream, name, filename ?? '', mimeType, limits, folder, fileCount - 1, fail).then(fill, fail));
   });
-  parser.on('filesLimit', () => fail(tooLarge(`More than ${limits.maxFiles} files (uploads.maxFiles)`)));
-  parser.on('fieldsLimit', () => fail(tooLarge(`More than ${limits.maxFields} fields (uploads.maxFields)`)));
   parser.on('partsLimit', () =>
     fail(tooLarge(`More than ${limits.maxFiles + limits.maxFields} parts (uploads.maxFiles + uploads.maxFields)`)),
   );
@@ -214,11 +277,12 @@ export async function readMultipart(
     if (body === null) throw malformed('the body is empty');
     const reader = body.getReader();
     try {
+      // A limit passed inside a part ends the wait for the next chunk or for the parser's drain at once.
       for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
+        const read = await Promise.race([reader.read(), failed]);
+        if (failure !== undefined || read === undefined || read.done) break;
+        if (!parser.write(read.value)) await Promise.race([new Promise((resolve) => parser.once('drain', resolve)), failed]);
         if (failure !== undefined) break;
-        if (!parser.write(value)) await new Promise((resolve) => parser.once('drain', resolve));
       }
     } catch (error) {
       // The body stream's own error: 413 past maxTotalSize, 400 for a body that ended early.
@@ -228,14 +292,16 @@ export async function readMultipart(
     }
     if (failure === undefined) {
       parser.end();
-      await parsed;
-      await Promise.all(files);
+      await Promise.race([parsed, failed]);
+      await Promise.race([Promise.all(parts), failed]);
     }
-    // After a failure the parser is dropped: files still arriving never end, and are removed with the folder.
+    // After a failure the parser is dropped: parts still arriving never end, and are removed with the folder.
     if (failure !== undefined) {
       parser.destroy();
       throw failure;
     }
+    const form = new FormData();
+    for (const [name, value] of entries) if (value !== undefined) form.append(name, value);
     return form;
   } catch (error) {
     await folder.remove();

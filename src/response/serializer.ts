@@ -9,20 +9,25 @@ import { asIs, objectPrototypeClean, project, type Shape, type ShapeNode, scalar
 export type Serializer = (value: unknown) => string;
 
 /**
- * One node of the shape table the build writes: `[props, items, tuple]`, each reference a node's
- * index, `-1` for a part written as it is, `-2` for a scalar place.
+ * One node of the shape table the build writes: `[props, items, tuple, values, numericValues]`,
+ * each reference a node's index, `-1` for a part written as it is, `-2` for a scalar place. The
+ * last two (an index signature's) may be left out.
  */
 export type ShapeRow = readonly [
   props: readonly (readonly [name: string, shape: number])[] | null,
   items: number | null,
   tuple: readonly number[] | null,
+  values?: number | null,
+  numericValues?: number | null,
 ];
 
 /** The shapes of a table, built once at load time; references may form cycles (recursive types). */
 export function shapeTable(rows: readonly ShapeRow[]): ShapeNode[] {
-  const nodes: { props?: Record<string, Shape>; items?: Shape; tuple?: Shape[] }[] = rows.map(() => ({}));
+  const nodes: { props?: Record<string, Shape>; items?: Shape; tuple?: Shape[]; values?: Shape; numericValues?: Shape }[] = rows.map(
+    () => ({}),
+  );
   const ref = (index: number): Shape => (index === -1 ? asIs : index === -2 ? scalarShape : nodes[index]!);
-  rows.forEach(([props, items, tuple], index) => {
+  rows.forEach(([props, items, tuple, values, numericValues], index) => {
     const node = nodes[index]!;
     if (props !== null) {
       const dictionary: Record<string, Shape> = Object.create(null);
@@ -31,6 +36,8 @@ export function shapeTable(rows: readonly ShapeRow[]): ShapeNode[] {
     }
     if (items !== null) node.items = ref(items);
     if (tuple !== null) node.tuple = tuple.map(ref);
+    if (values !== undefined && values !== null) node.values = ref(values);
+    if (numericValues !== undefined && numericValues !== null) node.numericValues = ref(numericValues);
   });
   return nodes;
 }

@@ -4,21 +4,13 @@
 // cannot be escaped where `trustProxy` says the headers are not the client's to write.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, Get, Post, canonicalAddress, compiledBinder, type KilnConfig, type KilnRequest } from '@kiln/core';
+import { Controller, Post, canonicalAddress, compiledBinder, type KilnConfig } from '@kiln/core';
 import { rateLimit } from '@kiln/rate-limit';
 import { servedFromPeer } from '../support/peer.js';
 import { raw } from '../support/raw.js';
 import { start, type Started } from '../support/server.js';
+import { WhoAmI } from '../support/who-am-i.js';
 import { seededRandom } from './support/seeded-random.js';
-
-@Controller('/')
-class WhoAmI {
-  @Get('/ip')
-  @compiledBinder((req: KilnRequest) => [req])
-  ip(req: KilnRequest) {
-    return { ip: req.ip ?? null };
-  }
-}
 
 /** The Getting started page's limited route: `POST /notes`, 3 per minute per client. */
 @Controller('/notes')

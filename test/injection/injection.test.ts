@@ -5,6 +5,7 @@ import { overBothTransports, request, start } from '../support/server.js';
 import {
   API_KEY,
   AdminController,
+  BrokenController,
   CONFIG,
   REGION,
   RequireApiKey,
@@ -110,6 +111,47 @@ test('an async factory that rejects makes listen() reject, naming its token (KIL
     assert.is((error as Error).message, 'The factory of InjectionToken(SLOW) rejected: database down');
   }
   await app.close();
+});
+
+test('an onInit() that rejects makes listen() and fetch() reject with KILN022, naming the service and keeping the cause', async () => {
+  const failureOf = async (start: () => Promise<unknown>): Promise<KilnError> => {
+    try {
+      await start();
+    } catch (error) {
+      return error as KilnError;
+    }
+    throw new Error('the start should have failed');
+  };
+  const created = createServer({ controllers: [BrokenController] });
+  const listened = await failureOf(() => created.listen(0, '127.0.0.1'));
+  assert.instance(listened, KilnError);
+  assert.is(listened.code, 'KILN022');
+  assert.is(listened.message, 'The onInit() of BrokenConnection failed: Connection is closed.');
+  assert.instance(listened.cause, Error);
+  assert.is((listened.cause as Error).message, 'Connection is closed.');
+  const fetched = await failureOf(() => created.fetch(new Request('http://localhost/broken')));
+  assert.is(fetched, listened, 'fetch() rejects with the same error');
+  await created.close();
+
+  // A value registered in injections is named by its token; a hook that throws at once is the same failure.
+  const registered = createServer({
+    controllers: [SlowController],
+    injections: [
+      { token: SLOW, provide: { ready: true } },
+      {
+        token: 'database',
+        provide: {
+          onInit() {
+            throw new TypeError('no route to host');
+          },
+        },
+      },
+    ],
+  });
+  const thrown = await failureOf(() => registered.listen(0, '127.0.0.1'));
+  assert.equal([thrown.code, thrown.message], ['KILN022', "The onInit() of 'database' failed: no route to host"]);
+  assert.instance(thrown.cause, TypeError);
+  await registered.close();
 });
 
 test('registering a class under its own token replaces the service everywhere (how tests use fakes)', async () => {

@@ -152,3 +152,20 @@ export class SlowController {
     return this.slow;
   }
 }
+
+/** A service that owns a connection to a server that is down: its onInit rejects as ioredis's connect() does. */
+@Injectable()
+export class BrokenConnection {
+  async onInit() {
+    throw new Error('Connection is closed.');
+  }
+}
+
+@Controller('/broken')
+export class BrokenController {
+  constructor(readonly connection: BrokenConnection) {}
+  @Get('/')
+  get() {
+    return { ok: true };
+  }
+}

@@ -174,31 +174,11 @@ function send(sample: Sample) {
 }
 
 Example('every route of the example answers real requests exactly as its document describes', async () => {
-  for (const operation of operationsOf(served)) {
-    const list = samples[operation.operation.operationId];
-    assert.ok(list !== undefined && list.length > 0, `no sample request for ${operation.operation.operationId}`);
-    for (const sample of list!) {
-      const reply = await send(sample);
-      const what = `${sample.method ?? 'GET'} ${sample.path}`;
-      assert.is(reply.status, sample.status, `${what}: ${reply.text}`);
-      assert.is(contract.operationFor(sample.method ?? 'GET', sample.path).path, operation.path);
-      contract.assertAnswer(operation, reply, what);
-    }
-  }
+  await contract.assertSamplesAnswered(samples, send);
 });
 
 Example("a request the example's document says is invalid gets the 400 it describes", async () => {
-  let made = 0;
-  for (const operation of operationsOf(served)) {
-    const valid = samples[operation.operation.operationId]![0]!;
-    for (const { sample, why } of contract.invalidRequests(operation, valid)) {
-      const reply = await send(sample);
-      const what = `${operation.operation.operationId} with ${why}`;
-      assert.is(reply.status, 400, `${what}: ${reply.text}`);
-      contract.assertAnswer(operation, reply, what);
-      made++;
-    }
-  }
+  const made = await contract.assertInvalidRequestsRefused(samples, send);
   assert.ok(made >= 12, `only ${made} invalid requests were derived from the document`);
 });
 

@@ -1,29 +1,17 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  Controller,
-  Get,
   KilnError,
   canonicalAddress,
-  compiledBinder,
   createServer,
   requestLogger,
   type KilnConfig,
-  type KilnRequest,
   type LogDestination,
   type TrustProxy,
 } from '@kiln/core';
 import { servedFromPeer } from '../support/peer.js';
 import { request, requestInProcess, start } from '../support/server.js';
-
-@Controller('/')
-class WhoAmI {
-  @Get('/ip')
-  @compiledBinder((req: KilnRequest) => [req])
-  ip(req: KilnRequest) {
-    return { ip: req.ip ?? null };
-  }
-}
+import { WhoAmI } from '../support/who-am-i.js';
 
 const Canonical = suite('canonicalAddress');
 

@@ -10,6 +10,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Body, Controller, Post, compression, cors } from '@kiln/core';
 import { rateLimit } from '@kiln/rate-limit';
+import { lastJsonBody, raw } from '../support/raw.js';
 import { start, type Started } from '../support/server.js';
 
 interface Profile {
@@ -222,6 +223,67 @@ Uploads('over maxFileSize: 413 with the JSON error body, nothing left behind', a
     error: 'Payload Too Large',
     message: `File 'avatar' is larger than the limit of ${limits.maxFileSize} bytes (uploads.maxFileSize)`,
   });
+  assert.equal(await noLeftovers(), []);
+});
+
+/** The head of a multipart POST to /up/profile declaring `length` bytes, and the start of one part. */
+function openPart(length: number, part: string): Buffer {
+  const boundary = 'kiln-mid-part';
+  return Buffer.from(
+    `POST /up/profile HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
+      `Content-Length: ${length}\r\n\r\n--${boundary}\r\n${part}\r\n\r\n`,
+  );
+}
+
+Uploads('a file or a field past its limit answers 413 mid-part, while the client holds the part open', async () => {
+  const port = Number(new URL(server.base).port);
+  // The part is never finished: before the fix the body was read to the part's end, which never came.
+  const file = await raw(
+    port,
+    Buffer.concat([
+      openPart(3_500_000, 'Content-Disposition: form-data; name="avatar"; filename="big.bin"\r\nContent-Type: application/octet-stream'),
+      bytes(limits.maxFileSize + 70_000),
+    ]),
+    { responses: 1, wait: 10_000 },
+  );
+  assert.equal(file.statuses, [413], 'the 413 came while the part was open');
+  assert.equal(lastJsonBody(file), {
+    error: 'Payload Too Large',
+    message: `File 'avatar' is larger than the limit of ${limits.maxFileSize} bytes (uploads.maxFileSize)`,
+  });
+  assert.match(file.text, /\r\nconnection: close\r\n/i);
+  const field = await raw(
+    port,
+    Buffer.concat([openPart(1_000_000, 'Content-Disposition: form-data; name="title"'), Buffer.alloc(200_000, 'a')]),
+    { responses: 1, wait: 10_000 },
+  );
+  assert.equal(field.statuses, [413]);
+  assert.equal(lastJsonBody(field), {
+    error: 'Payload Too Large',
+    message: "Field 'title' is larger than the limit of 65536 bytes (uploads.maxFieldSize)",
+  });
+  assert.equal(await noLeftovers(), []);
+});
+
+Uploads('File[] keeps the order the parts were sent in, also when an earlier file spills to disk', async () => {
+  for (const sizes of [
+    [300_000, 10],
+    [10, 300_000, 20],
+    [200_000, 5, 150_000],
+  ]) {
+    const form = new FormData();
+    form.append('title', 'order');
+    form.append('count', '1');
+    form.append('public', 'true');
+    sizes.forEach((size, i) => form.append('photos', new File([bytes(size)], `p${i}.bin`)));
+    const reply = await post('/up/album', form);
+    assert.is(reply.status, 200);
+    assert.equal(
+      reply.body.photos,
+      sizes.map((size, i) => ({ name: `p${i}.bin`, size })),
+      `sizes ${sizes.join(', ')}`,
+    );
+  }
   assert.equal(await noLeftovers(), []);
 });
 

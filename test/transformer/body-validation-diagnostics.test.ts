@@ -10,47 +10,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createServer, type ControllerClass } from '@kiln/core';
-import {
-  compileFixture,
-  fixturesDir,
-  markers,
-  parseDiagnostics,
-  root,
-  type Compiled,
-  type Expected,
-  type Reported,
-} from './support/compile-fixture.js';
+import { assertMarkersReported, fixtureBuilds } from './support/compile-fixture.js';
 
-const fixtures = join(fixturesDir, 'body-validation');
-
-type Build = { compiled: Compiled; reported: Reported[]; expected: Expected[] };
-const builds = new Map<string, Promise<Build>>();
-
-/** Each fixture project is compiled once, by the first test that asks for it. */
-function compile(name: string): Promise<Build> {
-  let build = builds.get(name);
-  if (build === undefined) {
-    build = compileOnce(name);
-    builds.set(name, build);
-  }
-  return build;
-}
-
-async function compileOnce(name: string): Promise<Build> {
-  const project = join(fixtures, name);
-  const compiled = await compileFixture(project, join(root, 'build', 'transformer-fixtures', 'body-validation', name));
-  const reported = parseDiagnostics(compiled.output).map((r) => ({ ...r, file: r.file.split('/').pop()! }));
-  return { compiled, reported, expected: markers(project) };
-}
-
-function assertMarkersReported({ compiled, reported, expected }: Build): void {
-  assert.is.not(compiled.exitCode, 0, 'the build fails');
-  assert.ok(expected.length > 0);
-  const missing = expected.filter((e) => !reported.some((r) => r.file === e.file && r.line === e.line && r.code === e.code));
-  assert.equal(missing, [], `reported:\n${compiled.output}`);
-  const unexpected = reported.filter((r) => !expected.some((e) => e.file === r.file && e.line === r.line && e.code === r.code));
-  assert.equal(unexpected, [], compiled.output);
-}
+const compile = fixtureBuilds('body-validation');
 
 test('without typia in plugins, each typed body fails the build with KILN110 at its line (any/unknown bodies do not)', async () => {
   assertMarkersReported(await compile('no-typia'));

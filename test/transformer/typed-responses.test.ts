@@ -94,6 +94,32 @@ test("5. inherited properties and prototype getters are not sent; the value's ow
   });
 });
 
+test('6. Record<string, User> and a number index signature send each value filtered to User; no warning at build', () =>
+  overBothTransports(everyDefault([]), async (send) => {
+    const reply = await get(send, '/r/users-by-id');
+    await expectText(
+      reply,
+      '{"usersById":{"ann":{"id":1,"name":"ann"},"bob":{"id":2,"name":"bob"},"__proto__":{"id":3,"name":"eve"}},"byRank":{"1":{"id":1,"name":"ann"}},"count":3}',
+      'index signatures',
+    );
+    assert.not.match(reply.text, 'hunter2');
+  }));
+
+test('7. a toJSON returning a wrapper with its own toJSON sends the primitive; a wrapper with a changed tag is its primitive', () =>
+  overBothTransports(everyDefault([]), async (send) => {
+    const reply = await get(send, '/r/wrappers');
+    await expectText(reply, '{"n":7,"tagged":8,"s":"text"}', 'wrappers');
+    assert.is(
+      reply.text,
+      JSON.stringify({
+        n: { toJSON: () => Object.assign(new Number(7), { toJSON: () => 'never' }) },
+        tagged: new Number(8),
+        s: new String('text'),
+      }),
+      "JSON.stringify's own text",
+    );
+  }));
+
 test('a value JSON.stringify throws on (a bigint, a cycle) answers 500, reported once as KILN046 naming the route', () => {
   const logged: unknown[] = [];
   return overBothTransports(everyDefault(logged), async (send) => {

@@ -2,7 +2,7 @@
 // `emit` writes code from it, tests assert on it. No TypeScript nodes in here.
 
 /** Where a bound parameter comes from (the `source` of the `ParameterBinding` brand). */
-export type ParameterSource = 'body' | 'param' | 'query' | 'header' | 'request' | 'inject';
+export type ParameterSource = 'body' | 'param' | 'query' | 'header' | 'cookie' | 'request' | 'inject';
 
 /** How one item (a scalar, or one element of an array) is converted from text. */
 export type ItemConversion =

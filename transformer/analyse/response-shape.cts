@@ -1,8 +1,9 @@
 // Analyse stage for typed responses: a return type, walked with the checker, as the plain-data
 // "shape" the projection filters by (src/response/projection.ts): at each place, the properties an
-// object keeps and the shape of an array's items. A part that cannot be filtered (any, object,
-// an index signature, a class with toJSON, a type parameter...) is written as it is, and named
-// so that the build can warn at its declaration (KILN152).
+// object keeps (an index signature's values each projected to its type) and the shape of an
+// array's items. A part that cannot be filtered (any, object, a class with toJSON, a type
+// parameter, a template-literal index signature...) is written as it is, and named so that the
+// build can warn at its declaration (KILN152).
 import type * as ts from 'typescript';
 import type { Toolkit } from '../toolkit.cjs';
 
@@ -10,6 +11,10 @@ import type { Toolkit } from '../toolkit.cjs';
 export interface ShapeNode {
   readonly id: number;
   props?: Map<string, ShapeRef>;
+  /** A string index signature's value: every own property `props` does not name. */
+  values?: ShapeRef;
+  /** A number index signature's value: the properties whose names are numbers, ahead of `values`. */
+  numericValues?: ShapeRef;
   items?: ShapeRef;
   tuple?: ShapeRef[];
 }
@@ -61,6 +66,11 @@ export function responseShape(tk: Toolkit, type: ts.Type, site: ts.Node): Respon
   const root = walk.union(members.map((member) => walk.shapeOf(member, '', site, 0)));
   walk.resolveUnions();
   return { root, unfilterable: walk.unfilterable };
+}
+
+/** Whether a property name is a number's, as a number index signature applies (`'7'`, `'-1.5'`). */
+function isNumericKey(name: string): boolean {
+  return String(+name) === name;
 }
 
 function isWebResponse(type: ts.Type): boolean {
@@ -139,10 +149,25 @@ class ShapeWalk {
     if (checker.getSignaturesOfType(type, tsi.SignatureKind.Call).length > 0) return 'scalar'; // a function: JSON leaves it out
     const properties = checker.getPropertiesOfType(type);
     if (properties.some((p) => p.name === 'toJSON')) return this.asIs(path, site, 'a value with toJSON');
-    if (checker.getIndexInfosOfType(type).length > 0) return this.asIs(path, site, 'an index signature (Record<string, ...>)');
-    if (properties.length === 0) return this.asIs(path, site, '{}');
+    const indexes = checker.getIndexInfosOfType(type);
+    // A template-literal key (`[k: \`data-${string}\`]: T`) would need its pattern matched at run time.
+    const patterned = indexes.find(
+      (info) => !(info.keyType.flags & (tsi.TypeFlags.String | tsi.TypeFlags.Number | tsi.TypeFlags.ESSymbol)),
+    );
+    if (patterned !== undefined) return this.asIs(path, site, `an index signature of ${checker.typeToString(patterned.keyType)} keys`);
+    if (properties.length === 0 && indexes.length === 0) return this.asIs(path, site, '{}');
     const node = this.node();
     this.byType.set(type, node);
+    for (const info of indexes) {
+      // A symbol key is never written by JSON.stringify: its signature keeps nothing.
+      if (info.keyType.flags & tsi.TypeFlags.ESSymbol) continue;
+      const numeric = (info.keyType.flags & tsi.TypeFlags.Number) !== 0;
+      const declaration = info.declaration;
+      const indexSite = declaration !== undefined && !declaration.getSourceFile().isDeclarationFile ? declaration : site;
+      const shape = this.shapeOf(info.type, `${path}[${numeric ? 'number' : 'string'}]`, indexSite, depth + 1);
+      if (numeric) node.numericValues = shape;
+      else node.values = shape;
+    }
     node.props = new Map();
     for (const property of properties) {
       if (property.flags & tsi.SymbolFlags.Method) continue;
@@ -204,6 +229,8 @@ class ShapeWalk {
     for (let i = 0; i < this.pending.length; i++) {
       const union = this.pending[i]!;
       const props = new Map<string, ShapeRef[]>();
+      const values: ShapeRef[] = [];
+      const numericValues: ShapeRef[] = [];
       const items: ShapeRef[] = [];
       let hasObject = false;
       let hasArray = false;
@@ -212,13 +239,22 @@ class ShapeWalk {
           hasObject = true;
           for (const [name, shape] of member.props) props.set(name, [...(props.get(name) ?? []), shape]);
         }
+        if (member.values !== undefined) values.push(member.values);
+        if (member.numericValues !== undefined) numericValues.push(member.numericValues);
         if (member.items !== undefined || member.tuple !== undefined) {
           hasArray = true;
           items.push(...(member.tuple ?? []));
           if (member.items !== undefined) items.push(member.items);
         }
       }
-      if (hasObject) union.props = new Map([...props].map(([name, shapes]) => [name, this.union(shapes)]));
+      // A key one member names and another's index signature covers is kept as either would keep it.
+      const numberKeyed = [...numericValues, ...values];
+      if (values.length > 0) union.values = this.union(values);
+      if (numberKeyed.length > 0 && numericValues.length > 0) union.numericValues = this.union(numberKeyed);
+      if (hasObject)
+        union.props = new Map(
+          [...props].map(([name, shapes]) => [name, this.union([...shapes, ...(isNumericKey(name) ? numberKeyed : values)])]),
+        );
       if (hasArray) union.items = items.length === 0 ? 'scalar' : this.union(items);
     }
   }

@@ -40,8 +40,34 @@ function placingLineTexts(build: PluginBuild): PluginBuild {
   return new Proxy(build, { get: (target, key, receiver) => (key === 'onLoad' ? onLoad : Reflect.get(target, key, receiver)) });
 }
 
+/**
+ * `@kiln/core` imports `@fastify/busboy` (uploads) with a literal `import()`, so that a bundle for
+ * Node, Bun or Deno carries it. Left out (external) where it cannot be used: a bundle for a runtime
+ * without `node:fs` (`platform` other than `'node'`: Workers), and a project that does not install
+ * it (an app without uploads builds as before; a multipart body then answers 500 with KILN013).
+ */
+function optionalUploadParser(build: PluginBuild): void {
+  build.onResolve({ filter: /^@fastify\/busboy$/ }, async (args) => {
+    if ((args.pluginData as { kilnResolvingBusboy?: boolean } | undefined)?.kilnResolvingBusboy === true) return undefined;
+    if ((build.initialOptions.platform ?? 'browser') !== 'node') return { path: args.path, external: true };
+    const found = await build.resolve(args.path, {
+      kind: args.kind,
+      resolveDir: args.resolveDir,
+      importer: args.importer,
+      pluginData: { kilnResolvingBusboy: true },
+    });
+    return found.errors.length > 0 ? { path: args.path, external: true } : { path: found.path, sideEffects: found.sideEffects };
+  });
+}
+
 const kiln = (options?: KilnPluginOptions): Plugin => {
   const plugin = kilnUnplugin.esbuild(options);
-  return { ...plugin, setup: (build) => plugin.setup(placingLineTexts(build)) };
+  return {
+    ...plugin,
+    setup: (build) => {
+      optionalUploadParser(build);
+      return plugin.setup(placingLineTexts(build));
+    },
+  };
 };
 export default kiln;

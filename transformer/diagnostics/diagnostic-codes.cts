@@ -79,7 +79,7 @@ export const diagnosticCodes = {
   unfilterableResponsePart: {
     code: 152,
     title:
-      "warning: a part of a route's return type cannot be filtered (any, unknown, object, {}, an index signature, a class with toJSON, never, a type parameter): it is sent as it is",
+      "warning: a part of a route's return type cannot be filtered (any, unknown, object, {}, a template-literal index signature, a class with toJSON, never, a type parameter): it is sent as it is",
   },
   openApiNotJson: {
     code: 140,

@@ -43,6 +43,8 @@ function readExpression(parameter: ParameterModel): string {
       return `req.query[${key}]`;
     case 'header':
       return `req.headers.get(${key})`;
+    case 'cookie':
+      return `req.cookies[${key}]`;
     case 'body':
       return parameter.key === '' ? 'body' : `${helpers}.bodyField(body, ${key})`;
     case 'request':

@@ -13,14 +13,19 @@ export type KilnImportDecorator =
   | { readonly kind: 'injectable' }
   | {
       readonly kind: 'binding';
-      readonly source: 'param' | 'query' | 'header' | 'body';
+      readonly source: 'param' | 'query' | 'header' | 'cookie' | 'body';
       readonly name: string;
       readonly nameArgument: ts.Expression | undefined;
       readonly items: ts.Expression | undefined;
     };
 
 const routeMethods: Readonly<Record<string, string>> = { Get: 'GET', Post: 'POST', Put: 'PUT', Delete: 'DELETE', Patch: 'PATCH' };
-const bindingSources: Readonly<Record<string, 'param' | 'query' | 'header'>> = { Param: 'param', Query: 'query', Header: 'header' };
+const bindingSources: Readonly<Record<string, 'param' | 'query' | 'header' | 'cookie'>> = {
+  Param: 'param',
+  Query: 'query',
+  Header: 'header',
+  Cookie: 'cookie',
+};
 
 /**
  * Recognises a decorator written as a call of a named import of `@kiln/core` (`@Get('/:id')`,

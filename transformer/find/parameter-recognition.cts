@@ -26,7 +26,7 @@ export interface RecognisedBinding {
 
 /** Must match the phantom property of `ParameterBinding` in src/decorators/parameters.ts. */
 const brand = '__kilnParameter';
-const sources: ReadonlySet<string> = new Set(['body', 'param', 'query', 'header', 'request']);
+const sources: ReadonlySet<string> = new Set(['body', 'param', 'query', 'header', 'cookie', 'request']);
 
 /** How messages name a decorator: `@Param` for `@Param('id')`. */
 function labelOf(decorator: ts.Decorator): string {

@@ -3,6 +3,7 @@ import type { RequestCore, RequestOptions } from '../../request/kiln-request.js'
 import { isMultipart } from '../../request/body-parser.js';
 import { bodyTooLarge } from '../../request/body-limit.js';
 import { errorBody } from '../../response/error-body.js';
+import { closeInStages } from './lingering-close.js';
 import { NodeRequest } from './node-request.js';
 import { headProblem } from './request-head.js';
 import { writeError, writeJson, writeResult } from './node-response.js';
@@ -74,6 +75,8 @@ export function nodeHandlers(app: NodeApplication): NodeHandlers {
     const limit = isMultipart(incoming.headers['content-type'] ?? null) ? options.uploads.maxTotalSize : options.maxBodySize;
     if (declared !== undefined && Number(declared) > limit) {
       response.setHeader('connection', 'close');
+      // A client may send the body anyway: it is drained, so that the 413 is read, not reset.
+      closeInStages(incoming);
       writeJson(response, undefined, 413, errorBody(413, bodyTooLarge(limit).message));
       return;
     }

@@ -10,11 +10,15 @@ import { jsonContentType, serialize, valueStatus } from '../../response/json-bod
 import { writeWebResponse } from './web-response-to-node.js';
 import { answerWriteFailure } from './write-failure.js';
 import { endWithinSendTimeout } from './send-deadline.js';
+import { closeInStages } from './lingering-close.js';
 
 function appendRecorded(req: NodeRequest, headers: string[]): string[] {
   const recorded = req[kResponseHeaders];
   if (recorded !== undefined) for (let i = 0; i < recorded.length; i++) headers.push(recorded[i]!);
-  if (req[kCloseConnection]) headers.push('connection', 'close');
+  if (req[kCloseConnection]) {
+    headers.push('connection', 'close');
+    closeInStages(req.incoming);
+  }
   return headers;
 }
 

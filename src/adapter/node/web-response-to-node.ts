@@ -11,6 +11,7 @@ import { answerWriteFailure } from './write-failure.js';
 import { responseSource } from '../../response/response-source.js';
 import { keptBody, pendingHeaders } from '../../response/kiln-response.js';
 import { clearSendDeadline, endWithinSendTimeout } from './send-deadline.js';
+import { closeInStages } from './lingering-close.js';
 
 type Chunk = { done: true; value?: undefined } | { done: false; value: unknown };
 const notYet = Symbol('not yet');
@@ -88,7 +89,10 @@ export function writeWebResponse(req: NodeRequest, response: Response): void {
       source = responseSource(merged);
     }
     headers = pendingHeaders(merged) ?? sendableHeaders(merged, decoded);
-    if (req[kCloseConnection]) headers.push('connection', 'close');
+    if (req[kCloseConnection]) {
+      headers.push('connection', 'close');
+      closeInStages(req.incoming);
+    }
   } catch (error) {
     answerWriteFailure(req, error);
     return;

@@ -3,6 +3,7 @@ import type { NodeRequest } from './node-request.js';
 import { kCloseConnection, kReport } from '../../symbols.js';
 import { errorBody } from '../../response/error-body.js';
 import { jsonContentType } from '../../response/json-body.js';
+import { closeInStages } from './lingering-close.js';
 
 const internalBody = errorBody(500, 'Internal Server Error');
 const internalLength = String(Buffer.byteLength(internalBody));
@@ -15,6 +16,7 @@ const internalLength = String(Buffer.byteLength(internalBody));
  */
 export function answerWriteFailure(req: NodeRequest, error: unknown): void {
   req[kReport](error);
+  if (req[kCloseConnection]) closeInStages(req.incoming);
   bareInternalError(req.response, req[kCloseConnection]);
 }
 

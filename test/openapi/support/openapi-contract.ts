@@ -62,6 +62,52 @@ export class Contract {
     this.#ajv.addSchema({ $id: documentId, components: document.components ?? {} });
   }
 
+  /**
+   * Sends each operation's sample requests (every operation must have at least one, under its
+   * operationId) and holds each answer to its status and to the document.
+   */
+  async assertSamplesAnswered(
+    samples: Readonly<Record<string, readonly Sample[]>>,
+    send: (sample: Sample) => Promise<Reply>,
+  ): Promise<void> {
+    for (const operation of operationsOf(this.document)) {
+      const list = samples[operation.operation.operationId];
+      assert.ok(list !== undefined && list.length > 0, `no sample request for ${operation.operation.operationId}`);
+      for (const sample of list!) {
+        const reply = await send(sample);
+        const what = `${sample.method ?? 'GET'} ${sample.path}`;
+        assert.is(reply.status, sample.status, `${what}: ${reply.text}`);
+        assert.is(this.operationFor(sample.method ?? 'GET', sample.path).path, operation.path, `${what} is a request of ${operation.path}`);
+        this.assertAnswer(operation, reply, what);
+      }
+    }
+  }
+
+  /**
+   * Sends the invalid requests derived from each operation's first sample (but those of `skip`):
+   * each must get a 400 the document describes. Returns how many were sent.
+   */
+  async assertInvalidRequestsRefused(
+    samples: Readonly<Record<string, readonly Sample[]>>,
+    send: (sample: Sample) => Promise<Reply>,
+    skip: readonly string[] = [],
+  ): Promise<number> {
+    let made = 0;
+    for (const operation of operationsOf(this.document)) {
+      if (skip.includes(operation.operation.operationId)) continue;
+      const valid = samples[operation.operation.operationId]![0]!;
+      for (const { sample, why } of this.invalidRequests(operation, valid)) {
+        const reply = await send(sample);
+        const what = `${operation.operation.operationId} with ${why} (${sample.method ?? 'GET'} ${sample.path})`;
+        assert.is(reply.status, 400, `${what}: ${reply.text}`);
+        assert.ok(operation.operation.responses['400'], `${what}: the document describes no 400`);
+        this.assertAnswer(operation, reply, what);
+        made++;
+      }
+    }
+    return made;
+  }
+
   /** The operation a request is for; static paths win over parametric ones, as in Kiln's router. */
   operationFor(method: string, path: string): Operation {
     const pathname = path.split('?')[0]!;
@@ -172,6 +218,10 @@ function withParameter(sample: Sample, base: URL, template: string, parameter: J
   } else if (parameter.in === 'header') {
     for (const key of Object.keys(headers)) if (key.toLowerCase() === parameter.name) delete headers[key];
     if (value !== undefined) headers[parameter.name] = [value].flat().join(', ');
+  } else if (parameter.in === 'cookie') {
+    const sent = (headers['cookie'] ?? '').split('; ').filter((pair) => pair !== '' && !pair.startsWith(`${parameter.name}=`));
+    if (value !== undefined) sent.push(`${parameter.name}=${encodeURIComponent([value].flat()[0]!)}`);
+    headers['cookie'] = sent.join('; ');
   } else if (parameter.in === 'path') {
     const index = template.split('/').indexOf(`{${parameter.name}}`);
     const segments = url.pathname.split('/');

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as assert from 'uvu/assert';
 
 export const root = fileURLToPath(new URL('../../../../', import.meta.url));
 export const fixturesDir = join(root, 'test', 'transformer', 'fixtures');
@@ -73,4 +74,42 @@ export function markers(project: string): Expected[] {
       });
   }
   return expected;
+}
+
+/** A fixture project's build: tspc's result, what it reported, and what the fixture's markers expect. */
+export interface FixtureBuild {
+  readonly compiled: Compiled;
+  readonly reported: Reported[];
+  readonly expected: Expected[];
+}
+
+/**
+ * `compile(name)` builds the fixture project `fixtures/<group>/<name>` into
+ * `build/transformer-fixtures/<group>/<name>`, once: by the first test that asks for it.
+ */
+export function fixtureBuilds(group: string): (name: string) => Promise<FixtureBuild> {
+  const builds = new Map<string, Promise<FixtureBuild>>();
+  return (name) => {
+    let build = builds.get(name);
+    if (build === undefined) {
+      const project = join(fixturesDir, group, name);
+      build = compileFixture(project, join(root, 'build', 'transformer-fixtures', group, name)).then((compiled) => ({
+        compiled,
+        reported: parseDiagnostics(compiled.output).map((r) => ({ ...r, file: r.file.split('/').pop()! })),
+        expected: markers(project),
+      }));
+      builds.set(name, build);
+    }
+    return build;
+  };
+}
+
+/** The build failed with exactly the diagnostics the fixture's `// expect:` markers name, each at its line. */
+export function assertMarkersReported({ compiled, reported, expected }: FixtureBuild): void {
+  assert.is.not(compiled.exitCode, 0, 'the build fails');
+  assert.ok(expected.length > 0);
+  const missing = expected.filter((e) => !reported.some((r) => r.file === e.file && r.line === e.line && r.code === e.code));
+  assert.equal(missing, [], `reported:\n${compiled.output}`);
+  const unexpected = reported.filter((r) => !expected.some((e) => e.file === r.file && e.line === r.line && e.code === r.code));
+  assert.equal(unexpected, [], compiled.output);
 }

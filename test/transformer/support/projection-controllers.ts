@@ -84,6 +84,8 @@ export type T33 = { owners?: Address[] | null };
 export type T34 = Readonly<Record<'a' | 'b', Address>>;
 export type T35 = Address | null;
 export type T36 = { inner: { deeper: { deepest: Address[] } }; n: number };
+export type T37 = { id: number; [key: string]: Address | number };
+export type T38 = { [rank: number]: Address };
 
 let current: unknown;
 /** What the next handler call returns. */
@@ -381,6 +383,22 @@ export class ProjectionController {
   t36List(): T36[] {
     return current as T36[];
   }
+  @Get('/t37')
+  t37(): T37 {
+    return current as T37;
+  }
+  @Get('/t37/list')
+  t37List(): T37[] {
+    return current as T37[];
+  }
+  @Get('/t38')
+  t38(): T38 {
+    return current as T38;
+  }
+  @Get('/t38/list')
+  t38List(): T38[] {
+    return current as T38[];
+  }
   /** A generic handler: its type parameter is sent as it is. */
   @Get('/generic')
   generic<T>(): { value: T } {
@@ -432,5 +450,7 @@ export function assertingSerializers(serializers: (name: string) => Serializer |
     t34: asserting('t34', typia.createAssert<T34>()),
     t35: asserting('t35', typia.createAssert<T35>()),
     t36: asserting('t36', typia.createAssert<T36>()),
+    t37: asserting('t37', typia.createAssert<T37>()),
+    t38: asserting('t38', typia.createAssert<T38>()),
   };
 }

@@ -38,6 +38,16 @@ export interface Optional {
   bio?: string;
 }
 
+export interface User {
+  id: number;
+  name: string;
+}
+
+/** Users as a store holds them: with fields the answer must never carry. */
+function storedUser(id: number, name: string): User {
+  return { id, name, password: 'hunter2', role: 'admin' } as User;
+}
+
 /** A service the controllers receive by injection: every default on includes DI. */
 @Injectable()
 export class Greeter {
@@ -120,6 +130,24 @@ export class RegressionController {
   @Get('/infinity/:n')
   infinity(@Param('n') n: number): { n: number } {
     return { n };
+  }
+
+  // 6. an index signature: each value projected to its type (issue 34)
+  @Get('/users-by-id')
+  usersById(): { usersById: Record<string, User>; byRank: { [rank: number]: User }; count: number } {
+    const usersById: Record<string, User> = { ann: storedUser(1, 'ann'), bob: storedUser(2, 'bob') };
+    Object.defineProperty(usersById, '__proto__', { value: storedUser(3, 'eve'), enumerable: true });
+    const byRank = { 1: storedUser(1, 'ann'), top: storedUser(2, 'bob') } as { [rank: number]: User };
+    return { usersById, byRank, count: 3 };
+  }
+
+  // 7. a toJSON that returns a wrapper with a toJSON of its own; wrappers with a changed tag
+  @Get('/wrappers')
+  wrappers(): { n: number; tagged: number; s: string } {
+    const boxed = Object.assign(new Number(7), { toJSON: () => ({ secret: 'hunter2' }) });
+    const tagged = Object.defineProperty(new Number(8), Symbol.toStringTag, { value: 'Money' });
+    const s = Object.defineProperty(new String('text'), Symbol.toStringTag, { value: 'Object' });
+    return { n: { toJSON: () => boxed }, tagged, s } as unknown as { n: number; tagged: number; s: string };
   }
 
   @Get('/bigint')

@@ -1,38 +1,18 @@
-import { createServer, type KilnConfig, type KilnServer } from '@kiln/core';
+// The core suites' server helpers (test/support/server.ts), with a headers-only `get` and what the
+// rate-limit suites add: the limit headers of a reply, and a sleep for the Redis-backed windows.
+import type { KilnServer } from '@kiln/core';
+import { type Reply, request, requestInProcess } from '../../../../test/support/server.js';
 
-export interface Started {
-  app: KilnServer;
-  base: string;
-  close(): Promise<void>;
+export { type Reply, type Started, start } from '../../../../test/support/server.js';
+
+/** A GET over the socket. */
+export function get(base: string, path: string, headers?: Record<string, string>): Promise<Reply> {
+  return request(base, path, { headers });
 }
 
-/** A Kiln server listening on 127.0.0.1 on an ephemeral port. */
-export async function start(config: KilnConfig): Promise<Started> {
-  const app = createServer(config);
-  const { port } = await app.listen(0, '127.0.0.1');
-  return { app, base: `http://127.0.0.1:${port}`, close: () => app.close() };
-}
-
-export interface Reply {
-  status: number;
-  headers: Headers;
-  text: string;
-  json(): any;
-}
-
-async function read(response: Response): Promise<Reply> {
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) };
-}
-
-/** A request over the socket. */
-export async function get(base: string, path: string, headers?: Record<string, string>): Promise<Reply> {
-  return read(await fetch(base + path, { headers }));
-}
-
-/** The same request through `app.fetch`, in process (no socket). */
-export async function getInProcess(app: KilnServer, path: string, headers?: Record<string, string>): Promise<Reply> {
-  return read(await app.fetch(new Request(`http://localhost${path}`, { headers })));
+/** The same GET through `app.fetch`, in process (no socket). */
+export function getInProcess(app: KilnServer, path: string, headers?: Record<string, string>): Promise<Reply> {
+  return requestInProcess(app, path, { headers });
 }
 
 /** The four rate-limit headers of a reply, null where absent. */

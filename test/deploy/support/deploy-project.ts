@@ -1,0 +1,28 @@
+// A project written from the deployment page's blocks, outside the repository, whose node_modules
+// holds what `npm install` gives a consumer: @kiln/core and @kiln/rate-limit linked to this
+// checkout, the other packages linked to its node_modules.
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { root } from './doc-blocks.js';
+
+const installed = ['typia', 'ioredis', 'pino', '@fastify/busboy', 'swagger-ui-dist', 'esbuild', 'typescript', 'ts-patch', '@types/node'];
+
+/** A new project folder with `files` written in it (path → content) and the packages installed. */
+export function deployProject(name: string, files: Readonly<Record<string, string>>): string {
+  const dir = mkdtempSync(join(tmpdir(), `kiln-deploy-${name}-`));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `deploy-${name}`, private: true, type: 'module' }));
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), content);
+  }
+  const modules = join(dir, 'node_modules');
+  mkdirSync(join(modules, '@kiln'), { recursive: true });
+  symlinkSync(root, join(modules, '@kiln', 'core'), 'dir');
+  symlinkSync(join(root, 'packages', 'rate-limit'), join(modules, '@kiln', 'rate-limit'), 'dir');
+  for (const pkg of installed) {
+    mkdirSync(dirname(join(modules, pkg)), { recursive: true });
+    symlinkSync(join(root, 'node_modules', pkg), join(modules, pkg), 'dir');
+  }
+  return dir;
+}
