@@ -108,7 +108,8 @@ export const diagnosticCodes = {
   },
   throwsNotAnHttpError: {
     code: 174,
-    title: "a route's @throws JSDoc tag does not name an HttpError type with a literal status from 400 to 599, or writes its data type inside the tag",
+    title:
+      "a route's @throws JSDoc tag does not name an HttpError type with a literal status from 400 to 599, or writes its data type inside the tag",
   },
 } as const satisfies Record<string, DiagnosticCode>;
 

@@ -57,7 +57,8 @@ function declaredError(tk: ProgramToolkit, declared: DeclaredError): { status: n
     tk.ts.forEachChild(node, visit);
   };
   visit(declared.type);
-  if (literal) return `writes the data's type inside the tag, where TypeScript gives it no members: declare it as an interface or type alias and name it (@throws {HttpError<404, BookNotFound>})`;
+  if (literal)
+    return `writes the data's type inside the tag, where TypeScript gives it no members: declare it as an interface or type alias and name it (@throws {HttpError<404, BookNotFound>})`;
   const type = tk.checker.getTypeFromTypeNode(declared.type);
   const status = type.getProperty('status');
   const statusType = status === undefined ? undefined : tk.checker.getTypeOfSymbol(status);
