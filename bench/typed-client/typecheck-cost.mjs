@@ -24,7 +24,8 @@ const tsgo = join(root, 'node_modules', 'typescript-7', 'bin', 'tsc');
 const tspc = join(root, 'node_modules', '.bin', 'tspc');
 
 const controllerCount = (routes) => Math.ceil(routes / 10);
-const routesOf = (routes, c) => Array.from({ length: Math.min(10, routes - c * 10) }, (_, r) => ({ r, index: c * 10 + r, body: (c * 10 + r) % 5 === 4 }));
+const routesOf = (routes, c) =>
+  Array.from({ length: Math.min(10, routes - c * 10) }, (_, r) => ({ r, index: c * 10 + r, body: (c * 10 + r) % 5 === 4 }));
 
 function kilnApp(dir, routes) {
   const src = join(dir, 'src');
@@ -81,7 +82,9 @@ function kilnApp(dir, routes) {
   for (let c = 0; c < controllerCount(routes); c++) {
     for (const { r, body } of routesOf(routes, c)) {
       const input = body ? `{ id: 1, q: 'x', body: { name: 'n', n: 1 } }` : `{ id: 1, q: 'x' }`;
-      calls.push(`  {\n    const result = await api.c${c}.r${r}(${input});\n    if (result.ok) total += result.data.id + result.data.items[0]!.n;\n  }`);
+      calls.push(
+        `  {\n    const result = await api.c${c}.r${r}(${input});\n    if (result.ok) total += result.data.id + result.data.items[0]!.n;\n  }`,
+      );
     }
   }
   writeFileSync(
@@ -119,7 +122,9 @@ function honoApp(dir, routes) {
       const call = body
         ? `client.c${c}.r${r}[':id'].$post({ param: { id: '1' }, query: { q: 'x' }, json: { name: 'n', n: 1 } })`
         : `client.c${c}.r${r}[':id'].$get({ param: { id: '1' }, query: { q: 'x' } })`;
-      calls.push(`  {\n    const response = await ${call};\n    if (response.ok) {\n      const data = await response.json();\n      total += data.id + data.items[0]!.n;\n    }\n  }`);
+      calls.push(
+        `  {\n    const response = await ${call};\n    if (response.ok) {\n      const data = await response.json();\n      total += data.id + data.items[0]!.n;\n    }\n  }`,
+      );
     }
   }
   writeFileSync(
@@ -134,7 +139,16 @@ function writeConsumerConfig(dir, files) {
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: [], strict: true, noEmit: true, skipLibCheck: true },
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        lib: ['ES2023', 'DOM'],
+        types: [],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+      },
       files,
     }),
   );
@@ -145,12 +159,17 @@ function writeConsumerConfig(dir, files) {
  * wall seconds and peak memory (MiB), from /usr/bin/time; a check with errors fails the bench.
  */
 function check(compiler, project) {
-  const ran = spawnSync('/usr/bin/time', ['-f', 'KILN_TIME %e %U %S %M', process.execPath, compiler, '--noEmit', '-p', project, '--pretty', 'false'], {
-    encoding: 'utf8',
-    timeout: 600_000,
-  });
+  const ran = spawnSync(
+    '/usr/bin/time',
+    ['-f', 'KILN_TIME %e %U %S %M', process.execPath, compiler, '--noEmit', '-p', project, '--pretty', 'false'],
+    {
+      encoding: 'utf8',
+      timeout: 600_000,
+    },
+  );
   const measured = /KILN_TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(ran.stderr);
-  if (ran.status !== 0 || measured === null) return { failed: `${ran.stdout}${ran.stderr}`.split('\n').slice(0, 3).join(' ').slice(0, 300) };
+  if (ran.status !== 0 || measured === null)
+    return { failed: `${ran.stdout}${ran.stderr}`.split('\n').slice(0, 3).join(' ').slice(0, 300) };
   return { seconds: Number(measured[2]) + Number(measured[3]), wall: Number(measured[1]), mib: Number(measured[4]) / 1024 };
 }
 
@@ -163,12 +182,22 @@ function measure(compiler, project) {
     if (one.failed !== undefined) return one;
     results.push(one);
   }
-  return { seconds: median(results.map((r) => r.seconds)), wall: median(results.map((r) => r.wall)), mib: median(results.map((r) => r.mib)) };
+  return {
+    seconds: median(results.map((r) => r.seconds)),
+    wall: median(results.map((r) => r.wall)),
+    mib: median(results.map((r) => r.mib)),
+  };
 }
 
 rmSync(work, { recursive: true, force: true });
-console.log(`machine: ${cpus().length} × ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB; load ${loadavg().map((l) => l.toFixed(1)).join(' ')} at start; median of ${runs} runs`);
-console.log('| routes | checker | Kiln client: CPU s (wall) | Kiln: MiB | Hono hc: CPU s (wall) | Hono: MiB | Hono ÷ Kiln, CPU | Hono ÷ Kiln, memory |');
+console.log(
+  `machine: ${cpus().length} × ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB; load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} at start; median of ${runs} runs`,
+);
+console.log(
+  '| routes | checker | Kiln client: CPU s (wall) | Kiln: MiB | Hono hc: CPU s (wall) | Hono: MiB | Hono ÷ Kiln, CPU | Hono ÷ Kiln, memory |',
+);
 console.log('|---|---|---|---|---|---|---|---|');
 for (const routes of sizes) {
   const kiln = kilnApp(join(work, `kiln-${routes}`), routes);
@@ -179,10 +208,15 @@ for (const routes of sizes) {
   ]) {
     const k = measure(compiler, kiln);
     const h = measure(compiler, hono);
-    const cell = (r) => (r.failed !== undefined ? [`failed: ${r.failed}`, '—'] : [`${r.seconds.toFixed(2)} (${r.wall.toFixed(1)})`, r.mib.toFixed(0)]);
+    const cell = (r) =>
+      r.failed !== undefined ? [`failed: ${r.failed}`, '—'] : [`${r.seconds.toFixed(2)} (${r.wall.toFixed(1)})`, r.mib.toFixed(0)];
     const both = k.failed === undefined && h.failed === undefined;
     const ratios = both ? [(h.seconds / k.seconds).toFixed(1), (h.mib / k.mib).toFixed(1)] : ['—', '—'];
     console.log(`| ${routes} | ${name} | ${cell(k).join(' | ')} | ${cell(h).join(' | ')} | ${ratios.join(' | ')} |`);
   }
 }
-console.log(`load ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`);
+console.log(
+  `load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} at the end`,
+);
