@@ -8,7 +8,7 @@
 //
 // The packages (`npm run build`'s three projects) are rebuilt by tspc --incremental when a file of
 // theirs changed. A test project holding suites compiles only the stale files among the suites a
-// run asked for (and what they import); a project without suites (the app test/runtimes/ serves)
+// run asked for, what they import and its helpers (not suites); a project without suites (the app test/runtimes/ serves)
 // is compiled whole, as its OpenAPI document covers the whole program.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -227,7 +227,10 @@ export class IncrementalBuild {
     // By project and file: a helper two projects compile has a state in each.
     const key = (file) => `${relative(this.#root, project.configPath)}:${relative(this.#root, file)}`;
     const whole = project.suites.length === 0; // an app a suite serves: its OpenAPI document covers every file
-    const needed = [...closureOf(wanted === undefined || whole ? project.files : wanted)];
+    // The chosen suites and every file of the project that is not a suite: a helper may be run by
+    // its path (a child process's script) rather than imported.
+    const helpers = project.files.filter((file) => !project.suites.includes(file));
+    const needed = [...closureOf(wanted === undefined || whole ? project.files : [...wanted, ...helpers])];
     const compilable = needed.filter((file) => !isDeclaration(file) && !relative(project.rootDir, file).startsWith('..'));
     const current = new Map(compilable.map((file) => [file, dependencyHash(file)]));
     const stale = compilable.filter((file) => this.#state.files[key(file)] !== current.get(file) || !existsSync(project.outputOf(file)));
@@ -258,6 +261,9 @@ export class IncrementalBuild {
       process.stdout.write(ts.formatDiagnosticsWithColorAndContext(diagnostics, host));
     }
     const failed = diagnostics.some((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error);
+    // A suite that did not compile must not run as it was before the edit.
+    if (failed)
+      for (const file of compiled.filter((file) => project.suites.includes(file))) rmSync(project.outputOf(file), { force: true });
     for (const file of compiled) {
       if (failed) delete this.#state.files[key(file)];
       else this.#state.files[key(file)] = current.get(file);

@@ -66,6 +66,7 @@ const projectConfigs = projectDirs.flatMap((dir) => findFiles(dir, (name) => nam
 // A filter matches a suite by its path inside build/ (a checkout named runtimes/ would otherwise match every suite).
 const matches = (builtFile) => only.length === 0 || only.some((part) => relative(buildRoot, builtFile).includes(part));
 
+let buildFailures = 0; // in a filtered run, the projects that failed to build (their suites that did not compile do not run)
 if (noBuild) {
   if (!existsSync(buildRoot)) {
     console.log('--no-build: build/ does not exist yet; run once without --no-build.');
@@ -97,6 +98,7 @@ if (noBuild) {
     const servedFrom = dirname(dirname(project.configPath));
     if (project.suites.length === 0 && only.length > 0 && !selected.some((file) => file.startsWith(`${servedFrom}/`))) continue;
     if (build.buildProject(project, wanted, log)) continue;
+    buildFailures++;
     if (only.length > 0) console.log(`\nBuilding ${relative(root, project.configPath)} failed.`);
     else buildFailed(relative(root, project.configPath)); // a filtered run goes on with what did build
   }
@@ -226,7 +228,7 @@ await Promise.all(workers);
 if (tarballs !== undefined) rmSync(tarballs, { recursive: true, force: true });
 
 const passed = results.reduce((sum, r) => sum + r.passed, 0);
-const failed = results.reduce((sum, r) => sum + r.failed, 0);
+const failed = results.reduce((sum, r) => sum + r.failed, 0) + buildFailures;
 const skipped = results.reduce((sum, r) => sum + r.skipped, 0);
 if (suites.length === 0) {
   console.log('No test suites were found.');

@@ -3,8 +3,12 @@ import * as assert from 'uvu/assert';
 import { Controller, Get, compiledBinder, type KilnRequest } from '@kiln/core';
 import { start, request, type Started } from '../support/server.js';
 import { raw } from '../support/raw.js';
+import { event } from '../support/fake-timers.js';
 
 const logged: { error: unknown; path: string }[] = [];
+/** Events of the broken-stream test: the client has the first part; the failure was logged. */
+const firstPartReceived = event();
+const streamFailureLogged = event();
 
 @Controller('/bad')
 class MisbehavingController {
@@ -22,8 +26,8 @@ class MisbehavingController {
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         if (sent) {
-          // fails on a later turn of the event loop, once the head is out
-          await new Promise((resolve) => setTimeout(resolve, 10));
+          // fails once the client has received the head and the first part
+          await firstPartReceived.promise;
           return controller.error(new Error('disk read failed'));
         }
         sent = true;
@@ -71,6 +75,7 @@ Misbehaving.before(async () => {
     controllers: [MisbehavingController],
     onError: (error, req) => {
       logged.push({ error, path: req.path });
+      if (req.path === '/bad/broken-stream') streamFailureLogged.resolve();
     },
   });
   port = Number(new URL(server.base).port);
@@ -103,12 +108,16 @@ Misbehaving('rejecting or throwing non-Error values answers 500', async () => {
 });
 
 Misbehaving('a Response whose body stream fails mid-way cuts the connection and is logged once', async () => {
-  const reply = await raw(port, 'GET /bad/broken-stream HTTP/1.1\r\nHost: x\r\n\r\n');
+  const reply = await raw(port, 'GET /bad/broken-stream HTTP/1.1\r\nHost: x\r\n\r\n', {
+    onData: (received) => {
+      if (received.includes('first part;')) firstPartReceived.resolve();
+    },
+  });
   assert.equal(reply.statuses, [200]);
   assert.ok(reply.closed);
   assert.ok(reply.text.includes('first part;'));
   assert.not.ok(/\r\n0\r\n\r\n$/.test(reply.text), 'the chunked body is not terminated as if complete');
-  await new Promise((r) => setTimeout(r, 20));
+  await streamFailureLogged.promise;
   assert.is(logged.length, 1);
   assert.is((await request(server.base, '/bad/reject-value')).status, 500, 'the server still serves');
 });

@@ -9,6 +9,8 @@ export interface RawReply {
   statuses: number[];
   /** Milliseconds from connect to close (or to the end of the wait). */
   elapsed: number;
+  /** How many of `pieces` were written before the server closed its side. */
+  piecesWritten: number;
 }
 
 export interface RawOptions {
@@ -22,7 +24,10 @@ export interface RawOptions {
    * may discard the answer before it is read.
    */
   pieces?: (string | Buffer)[];
-  pause?: number;
+  /** Milliseconds between pieces, or 'turn': the next piece once the last is flushed and the event loop has turned. */
+  pause?: number | 'turn';
+  /** Called with everything received so far, each time more arrives (a test's event to act on). */
+  onData?: (received: string) => void;
 }
 
 /** Sends raw bytes to 127.0.0.1:port and collects what comes back. */
@@ -32,6 +37,7 @@ export function raw(port: number, payload: string | Buffer, options: RawOptions 
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
     let finished = false;
+    let piecesWritten = 0;
     const finish = (closed: boolean) => {
       if (finished) return;
       finished = true;
@@ -39,11 +45,12 @@ export function raw(port: number, payload: string | Buffer, options: RawOptions 
       const text = Buffer.concat(chunks).toString('latin1');
       const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
       socket.destroy();
-      resolve({ text, closed, statuses, elapsed: Date.now() - started });
+      resolve({ text, closed, statuses, elapsed: Date.now() - started, piecesWritten });
     };
     const timer = setTimeout(() => finish(false), options.wait ?? 2000);
     socket.on('data', (chunk) => {
       chunks.push(chunk);
+      options.onData?.(Buffer.concat(chunks).toString('latin1'));
       if (options.responses !== undefined) {
         const text = Buffer.concat(chunks).toString('latin1');
         const complete = [...text.matchAll(/HTTP\/1\.1 \d{3} /g)].length;
@@ -61,10 +68,17 @@ export function raw(port: number, payload: string | Buffer, options: RawOptions 
         socket.write(payload);
         return;
       }
+      const pause = options.pause ?? 50;
       for (const piece of options.pieces) {
         if (socket.destroyed || serverEnded) return;
-        socket.write(piece);
-        await new Promise((r) => setTimeout(r, options.pause ?? 50));
+        if (pause === 'turn') {
+          await new Promise((flushed) => socket.write(piece, flushed));
+          await new Promise((turned) => setImmediate(turned));
+        } else {
+          socket.write(piece);
+          await new Promise((r) => setTimeout(r, pause));
+        }
+        piecesWritten++;
       }
     });
   });
