@@ -230,7 +230,7 @@ export function buildOpenApiDocument(
       const error = declaredError(tk, declared);
       if (error === undefined) continue;
       if (typeof error === 'string') {
-        diagnostics.push(kilnDiagnostic(tk.ts, 'throwsNotAnHttpError', declared.tag, `the @throws tag of ${where} ${error}`));
+        diagnostics.push(kilnDiagnostic(tk.ts, declared.tag, diagnosticMessage('throwsNotAnHttpError', 'notAnHttpError', where, error)));
         continue;
       }
       let data: JsonSchema | PendingSchema | undefined;
@@ -240,9 +240,8 @@ export function buildOpenApiDocument(
           diagnostics.push(
             kilnDiagnostic(
               tk.ts,
-              'openApiTypeNotDescribable',
               declared.type,
-              `the data of ${where}'s declared ${error.status} error cannot be described in JSON schema: ${added.problems.join('; ')}`,
+              diagnosticMessage('openApiTypeNotDescribable', 'errorData', where, error.status, added.problems.join('; ')),
             ),
           );
           continue;
