@@ -1,4 +1,4 @@
-import { KilnError, type RuntimeErrorCode } from './kiln-error.js';
+import { kilnError } from './kiln-error.js';
 
 type BuiltinLoader = (id: string) => unknown;
 
@@ -7,10 +7,10 @@ type BuiltinLoader = (id: string) => unknown;
  * `import` at the top of a module: the `@kiln/core` entry stays loadable on runtimes without it.
  * `process.getBuiltinModule` is Node's (20.16+, 22.3+) and Bun's and Deno's synchronous way.
  */
-export function nodeBuiltin<T>(id: `node:${string}`, feature: string, code: RuntimeErrorCode): T {
+export function nodeBuiltin<T>(id: `node:${string}`, feature: string, code: 'KILN012' | 'KILN013'): T {
   const load = (globalThis as { process?: { getBuiltinModule?: BuiltinLoader } }).process?.getBuiltinModule;
   const loaded = typeof load === 'function' ? load(id) : undefined;
-  if (loaded === undefined) throw new KilnError(code, `${feature} needs the ${id} module, which this runtime does not provide`);
+  if (loaded === undefined) throw kilnError(code, 'missingBuiltin', feature, id);
   return loaded as T;
 }
 

@@ -1,6 +1,7 @@
 import { buildRouteTable } from './app/route-table.js';
 import { withDocsRoutes } from './openapi/docs-routes.js';
-import { KilnError } from './kiln-error.js';
+import { kilnError } from './kiln-error.js';
+import { isFileSystemRefusal } from './openapi/file-system-refusal.js';
 import { RequestPipeline } from './pipeline/request-pipeline.js';
 import { FetchRequest } from './request/fetch-request.js';
 import type { KilnRequest, RequestCore, RequestOptions } from './request/kiln-request.js';
@@ -31,8 +32,7 @@ const defaultMaxHeadersCount = 1000;
 const defaultShutdownTimeout = 10_000;
 
 function wholeNumberOption(name: string, value: unknown, least: number): number {
-  if (!Number.isInteger(value) || (value as number) < least)
-    throw new KilnError('KILN007', `${name} must be a whole number of at least ${least}, got ${String(value)}`);
+  if (!Number.isInteger(value) || (value as number) < least) throw kilnError('KILN007', 'wholeNumber', name, least, value);
   return value as number;
 }
 
@@ -44,16 +44,14 @@ function shutdownDeadlinePassed(milliseconds: number): DOMException {
 /** The logger `config.logger` names, or the one Kiln builds from its options. */
 function applicationLogger(config: KilnConfig): Logger {
   if (isLogger(config.logger)) return config.logger;
-  if (config.debug !== undefined && typeof config.debug !== 'boolean')
-    throw new KilnError('KILN007', `debug must be true or false, got ${String(config.debug)}`);
+  if (config.debug !== undefined && typeof config.debug !== 'boolean') throw kilnError('KILN007', 'debug', config.debug);
   const options = config.logger ?? {};
   return createLogger(config.debug === true && options !== null && options.level === undefined ? { ...options, level: 'debug' } : options);
 }
 
 function requestOptions(config: KilnConfig, logger: Logger, lifecycle: Lifecycle): RequestOptions {
   const maxBodySize = config.maxBodySize ?? defaultMaxBodySize;
-  if (!Number.isInteger(maxBodySize) || maxBodySize < 0)
-    throw new KilnError('KILN007', `maxBodySize must be a whole number of bytes, got ${maxBodySize}`);
+  if (!Number.isInteger(maxBodySize) || maxBodySize < 0) throw kilnError('KILN007', 'maxBodySize', maxBodySize);
   const onError =
     config.onError ??
     ((error: unknown, req: KilnRequest) =>
@@ -98,7 +96,7 @@ function requestOptions(config: KilnConfig, logger: Logger, lifecycle: Lifecycle
  */
 export function createServer(config: KilnConfig): KilnServer {
   if (config === null || typeof config !== 'object' || !Array.isArray(config.controllers)) {
-    throw new KilnError('KILN007', 'createServer(config) needs { controllers: [...] }');
+    throw kilnError('KILN007', 'noControllers');
   }
   const logger = applicationLogger(config);
   const lifecycle: Lifecycle = { closing: false };
@@ -136,9 +134,25 @@ export function createServer(config: KilnConfig): KilnServer {
     routes = Object.freeze(table.routes.map((route) => route.info));
   };
   const factories = container.runFactories();
-  if (factories === undefined) assemble();
+  let refused: unknown;
+  if (factories === undefined) {
+    try {
+      assemble();
+    } catch (error) {
+      // On Workers, docs as a path (or docs.ui) is reported when this server starts, not as the module
+      // loads: a worker may import a module that creates the Node server and build its own.
+      if (!isFileSystemRefusal(error)) throw error;
+      refused = error;
+    }
+  }
   let started = false;
-  const ready = (factories === undefined ? container.init() : factories.then(assemble).then(() => container.init())).then(() => {
+  const starting =
+    refused !== undefined
+      ? Promise.reject(refused)
+      : factories === undefined
+        ? container.init()
+        : factories.then(assemble).then(() => container.init());
+  const ready = starting.then(() => {
     started = true;
   });
   // A failed start is reported by listen() and fetch(), never as an unhandled rejection.

@@ -42,7 +42,6 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Security headers and CSRF', link: '/guide/security-headers' },
       { text: 'File uploads', link: '/guide/uploads' },
       { text: 'Compression', link: '/guide/compression' },
-      { text: 'File uploads', link: '/guide/uploads' },
       { text: 'Logging', link: '/guide/logging' },
     ],
   },
@@ -76,7 +75,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: 'Migration',
     items: [
       { text: 'From NestJS', link: '/migration/nestjs' },
-      { text: "From the spec's original framework", link: '/migration/yasui' },
+      { text: 'From yasui', link: '/migration/yasui' },
     ],
   },
   {

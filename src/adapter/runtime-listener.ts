@@ -1,4 +1,4 @@
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { StartListener } from './listener.js';
 
 interface RuntimeGlobals {
@@ -20,8 +20,5 @@ export async function runtimeListener(): Promise<StartListener> {
   if (runtime.navigator?.userAgent !== 'Cloudflare-Workers' && runtime.process?.versions?.node !== undefined) {
     return (await import('./node/node-listener.js')).startNodeListener;
   }
-  throw new KilnError(
-    'KILN014',
-    'listen() needs a runtime that can open a socket (Node, Bun or Deno). On Workers the runtime listens: export default { fetch: app.fetch }',
-  );
+  throw kilnError('KILN014', 'noListener');
 }

@@ -1,11 +1,11 @@
 import type { MethodDeclarations } from '../decorators/method-declaration.js';
 import { noParameters } from '../binding/no-parameters.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { MiddlewareFunction, MiddlewareLike } from '../middleware.js';
 import { isPromiseLike } from '../is-promise-like.js';
 import type { KilnRequest } from '../request/kiln-request.js';
 import { kMethods, kMiddleware } from '../symbols.js';
-import { describe, metadataOf, pluginHint } from './declarations.js';
+import { describe, metadataOf } from './declarations.js';
 import type { Container } from '../injection/container.js';
 import { describeMiddleware, middlewareDescription } from '../openapi/middleware-description.js';
 
@@ -33,13 +33,13 @@ export class MiddlewareResolver {
 
   resolve(middleware: MiddlewareLike, where: string): MiddlewareFunction {
     if (typeof middleware !== 'function') {
-      throw new KilnError('KILN005', `${where}: a middleware must be a function or a class with a use() method, got ${typeof middleware}`);
+      throw kilnError('KILN005', 'notAMiddleware', where, typeof middleware);
     }
     const metadata = metadataOf(middleware);
     const use: unknown = (middleware as { prototype?: { use?: unknown } }).prototype?.use;
     if (typeof use !== 'function') {
       if (metadata?.[kMiddleware] === true || isClass(middleware)) {
-        throw new KilnError('KILN010', `${where}: class middleware ${describe(middleware)} has no use() method`);
+        throw kilnError('KILN010', 'noUseMethod', where, describe(middleware));
       }
       return middleware as MiddlewareFunction;
     }
@@ -48,11 +48,11 @@ export class MiddlewareResolver {
 
     const name = `${describe(middleware)}.use`;
     if (metadata?.[kMiddleware] !== true) {
-      throw new KilnError('KILN004', `${where}: class middleware ${describe(middleware)} must be marked with @Middleware()`);
+      throw kilnError('KILN004', 'middlewareNotMarked', where, describe(middleware));
     }
     const binder = (metadata[kMethods] as MethodDeclarations | undefined)?.get('use')?.binder;
     // Every compiled `use` carries a binder (noParameters when it binds nothing): no guessing from use.length.
-    if (binder === undefined) throw new KilnError('KILN003', `Middleware ${name} has no compiled binder: ${pluginHint}`);
+    if (binder === undefined) throw kilnError('KILN003', 'middlewareNotCompiled', name);
     const instance = this.#container.instanceOf(middleware);
     const strict = this.#strict;
     const injected = this.#container.handlerValues(middleware, 'use') ?? noValues;

@@ -4,12 +4,12 @@ import type { Serializer } from '../response/serializer.js';
 import type { ControllerDeclaration } from '../decorators/controller.js';
 import type { MethodDeclarations } from '../decorators/method-declaration.js';
 import { noParameters } from '../binding/no-parameters.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { MiddlewareFunction, MiddlewareLike } from '../middleware.js';
 import type { ControllerClass, RouteInfo } from '../router/route-info.js';
 import { joinRoutePath, routeParamNames, routeShape } from '../router/route-path.js';
 import { kController, kMethods } from '../symbols.js';
-import { describe, metadataOf, pluginHint } from './declarations.js';
+import { describe, metadataOf } from './declarations.js';
 import { MiddlewareResolver } from './middleware-resolver.js';
 import { HandlerTimeout } from '../decorators/handler-timeout.js';
 
@@ -63,11 +63,11 @@ export function buildRouteTable(
   const seen = new Map<string, string>();
 
   for (const controller of controllers) {
-    if (typeof controller !== 'function') throw new KilnError('KILN007', `controllers must be classes, got ${typeof controller}`);
+    if (typeof controller !== 'function') throw kilnError('KILN007', 'controllerNotAClass', typeof controller);
     const metadata = metadataOf(controller);
     const declaration = metadata?.[kController] as ControllerDeclaration | undefined;
     if (metadata === undefined || declaration === undefined) {
-      throw new KilnError('KILN001', `${describe(controller)} is listed in controllers but is not decorated with @Controller(basePath)`);
+      throw kilnError('KILN001', 'notAController', describe(controller));
     }
     const controllerChain = declaration.middlewares.map((m, i) =>
       resolver.resolve(m, `@Controller of ${controller.name}, middleware ${i}`),
@@ -79,18 +79,17 @@ export function buildRouteTable(
       const name = `${controller.name}.${String(methodName)}`;
       if (method.routes.length === 0) continue;
       const handler = (instance as Record<string | symbol, unknown>)[methodName];
-      if (typeof handler !== 'function') throw new KilnError('KILN008', `${name} is decorated as a route but is not a method`);
+      if (typeof handler !== 'function') throw kilnError('KILN008', 'routeNotAMethod', name);
       for (const spec of method.routes) {
         const path = joinRoutePath(declaration.basePath, spec.path);
         routeParamNames(path);
         const where = `${spec.method} ${path} (${name})`;
         // Every compiled route carries a binder (noParameters when it binds nothing): no guessing from handler.length,
         // which is 0 for a handler whose parameters all have defaults.
-        if (method.binder === undefined) throw new KilnError('KILN003', `Route ${where} has no compiled binder: ${pluginHint}`);
+        if (method.binder === undefined) throw kilnError('KILN003', 'routeNotCompiled', where);
         const key = `${spec.method} ${routeShape(path)}`;
         const previous = seen.get(key);
-        if (previous !== undefined)
-          throw new KilnError('KILN002', `Route ${spec.method} ${path} is declared twice: by ${previous} and by ${name}`);
+        if (previous !== undefined) throw kilnError('KILN002', 'routeDeclaredTwice', spec.method, path, previous, name);
         seen.set(key, name);
         const routeChain = spec.middlewares.map((m, i) => resolver.resolve(m, `route ${where}, middleware ${i}`));
         const info: RouteInfo = Object.freeze({ method: spec.method, path, controller, handler: String(methodName) });

@@ -1,5 +1,5 @@
 import { HttpError } from '../http-error.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { MiddlewareFunction } from '../middleware.js';
 import { describeMiddleware } from '../openapi/middleware-description.js';
 import type { KilnRequest } from '../request/kiln-request.js';
@@ -47,12 +47,8 @@ export function apiKeyGuard(options: ApiKeyGuardOptions): MiddlewareFunction {
     typeof keys !== 'function' &&
     (!Array.isArray(keys) || keys.length === 0 || keys.some((key) => typeof key !== 'string' || key.length < 16))
   )
-    throw new KilnError(
-      'KILN086',
-      'apiKeyGuard: keys must be a non-empty list of keys of at least 16 characters, or a function (key, req) => boolean',
-    );
-  if (!/^[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(header))
-    throw new KilnError('KILN086', `apiKeyGuard: header ${JSON.stringify(header)} is not a header name`);
+    throw kilnError('KILN086', 'apiKeys');
+  if (!/^[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(header)) throw kilnError('KILN086', 'apiKeyHeader', header);
   const accepted = typeof keys === 'function' ? undefined : keys.map((key) => encoder.encode(key));
   const refuse = (): never => {
     throw new HttpError(401, 'A valid API key is required');

@@ -1,4 +1,4 @@
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 
 /** The algorithms `jwtGuard` verifies. `none` is not one of them, whatever the options say. */
 export const hmacAlgorithms = ['HS256', 'HS384', 'HS512'] as const;
@@ -47,43 +47,38 @@ export interface JwtGuardOptions {
   readonly schemeName?: string;
 }
 
-export function refuseJwt(message: string): never {
-  throw new KilnError('KILN086', `jwtGuard: ${message}`);
-}
-
 const knownAlgorithms = new Set<string>([...hmacAlgorithms, ...keyAlgorithms]);
 
 /** The options checked at start-up (KILN086 names the problem). */
 export function checkJwtOptions(options: JwtGuardOptions): void {
-  if (options === null || typeof options !== 'object') refuseJwt('options must be an object');
+  if (options === null || typeof options !== 'object') throw kilnError('KILN086', 'jwtOptions');
   const algorithms = options.algorithms;
-  if (!Array.isArray(algorithms) || algorithms.length === 0)
-    refuseJwt("algorithms is required: the list of algorithms accepted, such as ['RS256'] or ['HS256']");
+  if (!Array.isArray(algorithms) || algorithms.length === 0) throw kilnError('KILN086', 'noAlgorithms');
   for (const alg of algorithms) {
-    if (String(alg).toLowerCase() === 'none') refuseJwt("'none' is never accepted: an unsigned token proves nothing");
-    if (!knownAlgorithms.has(alg)) refuseJwt(`unknown algorithm ${JSON.stringify(alg)} (accepted: ${[...knownAlgorithms].join(', ')})`);
+    if (String(alg).toLowerCase() === 'none') throw kilnError('KILN086', 'noneAlgorithm');
+    if (!knownAlgorithms.has(alg)) throw kilnError('KILN086', 'unknownAlgorithm', alg, [...knownAlgorithms].join(', '));
   }
   const wantsHmac = algorithms.some((alg) => alg.startsWith('HS'));
   const wantsKey = algorithms.some((alg) => !alg.startsWith('HS'));
-  if (wantsHmac && options.secret === undefined) refuseJwt(`${algorithms.filter((a) => a.startsWith('HS')).join(', ')} needs a secret`);
+  if (wantsHmac && options.secret === undefined)
+    throw kilnError('KILN086', 'noSecret', algorithms.filter((a) => a.startsWith('HS')).join(', '));
   if (options.secret !== undefined) {
     const length =
       typeof options.secret === 'string' ? options.secret.length : options.secret instanceof Uint8Array ? options.secret.length : -1;
-    if (length < 32) refuseJwt('secret must be a string or bytes of at least 32 characters (bytes)');
-    if (!wantsHmac) refuseJwt('a secret is given but no HS algorithm is accepted');
+    if (length < 32) throw kilnError('KILN086', 'shortSecret');
+    if (!wantsHmac) throw kilnError('KILN086', 'secretWithoutHmac');
   }
   if (wantsKey && options.publicKey === undefined && options.jwks === undefined)
-    refuseJwt(`${algorithms.filter((a) => !a.startsWith('HS')).join(', ')} needs a publicKey or a jwks`);
-  if (options.publicKey !== undefined && options.jwks !== undefined) refuseJwt('give a publicKey or a jwks, not both');
+    throw kilnError('KILN086', 'noPublicKey', algorithms.filter((a) => !a.startsWith('HS')).join(', '));
+  if (options.publicKey !== undefined && options.jwks !== undefined) throw kilnError('KILN086', 'keyAndJwks');
   if (options.jwks !== undefined) {
     try {
       const url = new URL(String(options.jwks.url));
       if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error();
     } catch {
-      refuseJwt(`jwks.url must be an http(s) URL, got ${JSON.stringify(String(options.jwks?.url))}`);
+      throw kilnError('KILN086', 'jwksUrl', String(options.jwks?.url));
     }
   }
   const tolerance = options.clockTolerance;
-  if (tolerance !== undefined && !(Number.isFinite(tolerance) && tolerance >= 0))
-    refuseJwt('clockTolerance must be a number of seconds, 0 or more');
+  if (tolerance !== undefined && !(Number.isFinite(tolerance) && tolerance >= 0)) throw kilnError('KILN086', 'clockTolerance');
 }

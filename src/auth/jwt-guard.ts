@@ -1,5 +1,5 @@
 import { HttpError } from '../http-error.js';
-import { KilnError } from '../kiln-error.js';
+import { KilnError, kilnError } from '../kiln-error.js';
 import type { MiddlewareFunction } from '../middleware.js';
 import { describeMiddleware } from '../openapi/middleware-description.js';
 import type { KilnRequest } from '../request/kiln-request.js';
@@ -15,10 +15,7 @@ let jose: Promise<Jose> | undefined;
 function loadJose(): Promise<Jose> {
   return (jose ??= import('jose').catch((error: unknown) => {
     jose = undefined;
-    throw new KilnError(
-      'KILN087',
-      `jwtGuard needs the optional peer dependency 'jose' (npm install jose): ${String((error as Error)?.message ?? error).slice(0, 200)}`,
-    );
+    throw kilnError('KILN087', 'noJose', String((error as Error)?.message ?? error).slice(0, 200));
   }));
 }
 

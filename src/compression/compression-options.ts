@@ -1,4 +1,4 @@
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { ContentCoding } from './content-coding.js';
 
 /** What `compression(options)` takes. Every key has a default. */
@@ -38,34 +38,24 @@ export function isCompressibleType(contentType: string): boolean {
 
 function levelOption(name: string, value: unknown, least: number, most: number): void {
   if (value !== undefined && (!Number.isInteger(value) || (value as number) < least || (value as number) > most))
-    throw new KilnError('KILN012', `compression(): ${name} must be a whole number from ${least} to ${most}, got ${String(value)}`);
+    throw kilnError('KILN012', 'wholeNumber', name, least, most, value);
 }
 
 /** Refuses, at start-up, options that would fail or silently do nothing per request. */
 export function checkCompressionOptions(options: CompressionOptions, zstdAvailable: boolean): readonly ContentCoding[] {
-  if (options === null || typeof options !== 'object') throw new KilnError('KILN012', 'compression(options): options must be an object');
+  if (options === null || typeof options !== 'object') throw kilnError('KILN012', 'options');
   const threshold = options.threshold;
-  if (threshold !== undefined && (!Number.isInteger(threshold) || threshold < 0))
-    throw new KilnError('KILN012', `compression(): threshold must be a whole number of bytes, got ${String(threshold)}`);
-  if (options.filter !== undefined && typeof options.filter !== 'function')
-    throw new KilnError('KILN012', 'compression(): filter must be a function (contentType) => boolean');
+  if (threshold !== undefined && (!Number.isInteger(threshold) || threshold < 0)) throw kilnError('KILN012', 'threshold', threshold);
+  if (options.filter !== undefined && typeof options.filter !== 'function') throw kilnError('KILN012', 'filter');
   levelOption('gzipLevel', options.gzipLevel, 1, 9);
   levelOption('brotliQuality', options.brotliQuality, 0, 11);
   levelOption('zstdLevel', options.zstdLevel, 1, 19);
   if (options.encodings === undefined) return knownCodings.filter((coding) => coding !== 'zstd' || zstdAvailable);
-  if (!Array.isArray(options.encodings) || options.encodings.length === 0)
-    throw new KilnError('KILN012', "compression(): encodings must be a non-empty list of 'br', 'zstd' and 'gzip'");
+  if (!Array.isArray(options.encodings) || options.encodings.length === 0) throw kilnError('KILN012', 'encodings');
   for (const coding of options.encodings) {
-    if (!knownCodings.includes(coding))
-      throw new KilnError(
-        'KILN012',
-        `compression(): unknown encoding ${JSON.stringify(coding)}; Kiln compresses with 'br', 'zstd' and 'gzip'`,
-      );
+    if (!knownCodings.includes(coding)) throw kilnError('KILN012', 'unknownEncoding', coding);
     if (coding === 'zstd' && !zstdAvailable)
-      throw new KilnError(
-        'KILN012',
-        `compression(): 'zstd' needs node:zlib's zstd (Node 22.15, 23.8 or later); this is Node ${typeof process === 'undefined' ? '?' : process.versions.node}`,
-      );
+      throw kilnError('KILN012', 'noZstd', typeof process === 'undefined' ? '?' : process.versions.node);
   }
   return [...new Set(options.encodings)];
 }

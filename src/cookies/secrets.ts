@@ -1,4 +1,4 @@
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 
 /** Shortest secret accepted: 32 characters, as a 256-bit key would be written at the least. */
 export const shortestSecret = 32;
@@ -9,13 +9,16 @@ export const shortestSecret = 32;
  */
 export function checkedSecrets(secrets: unknown, what: string): readonly string[] {
   const list = typeof secrets === 'string' ? [secrets] : secrets;
-  if (!Array.isArray(list) || list.length === 0)
-    throw new KilnError('KILN083', `${what}: secrets must be a string or a non-empty list of strings (newest first)`);
+  if (!Array.isArray(list) || list.length === 0) throw kilnError('KILN083', 'noSecrets', what);
   list.forEach((secret, index) => {
     if (typeof secret !== 'string' || secret.length < shortestSecret)
-      throw new KilnError(
+      throw kilnError(
         'KILN083',
-        `${what}: secret ${index} must be a string of at least ${shortestSecret} characters (random, from an environment variable or a secret store), got ${typeof secret === 'string' ? `${secret.length} characters` : typeof secret}`,
+        'shortSecret',
+        what,
+        index,
+        shortestSecret,
+        typeof secret === 'string' ? `${secret.length} characters` : typeof secret,
       );
   });
   return Object.freeze([...list]);

@@ -1,4 +1,4 @@
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { KilnRequest } from '../request/kiln-request.js';
 
 /** The attributes of a `Set-Cookie` (RFC 6265bis and CHIPS). */
@@ -27,7 +27,7 @@ const cookieName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const attributeValue = /^[\x20-\x3a\x3c-\x7e]+$/;
 
 function refuse(name: string, message: string): never {
-  throw new KilnError('KILN082', `Cookie ${JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}...` : name)}: ${message}`);
+  throw kilnError('KILN082', 'refused', name, message);
 }
 
 /**

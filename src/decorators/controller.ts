@@ -1,7 +1,7 @@
 import { kController } from '../symbols.js';
 import type { MiddlewareLike } from '../middleware.js';
 import type { KilnDecorator } from './kiln-decorator.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 
 export interface ControllerDeclaration {
   basePath: string;
@@ -23,7 +23,7 @@ export function Controller<const BasePath extends string>(
   ...middlewares: MiddlewareLike[]
 ): KilnDecorator<{ readonly kind: 'controller'; readonly basePath: BasePath }, ClassDecoratorContext> {
   if (typeof basePath !== 'string') {
-    throw new KilnError('KILN008', `@Controller(basePath) needs a path string, got ${typeof basePath}`);
+    throw kilnError('KILN008', 'controllerPath', typeof basePath);
   }
   return function (_class: Function, context: ClassDecoratorContext): void {
     const declaration: ControllerDeclaration = { basePath, middlewares };

@@ -1,10 +1,10 @@
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import { createRouteMetadata } from './route-metadata.js';
 
 /** Checks a handler timeout in milliseconds: a whole number, 0 for none. */
 export function handlerTimeoutValue(where: string, value: unknown): number {
   if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > 2_147_483_647)
-    throw new KilnError('KILN007', `${where} must be a whole number of milliseconds (0 for none), got ${String(value)}`);
+    throw kilnError('KILN007', 'milliseconds', where, value);
   return value as number;
 }
 

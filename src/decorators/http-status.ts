@@ -1,5 +1,5 @@
 import { methodDeclaration } from './method-declaration.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 
 /**
  * Sets the status of the handler's plain return value (default 200, or 204 when it returns
@@ -12,7 +12,7 @@ import { KilnError } from '../kiln-error.js';
  */
 export function HttpStatus(code: number) {
   if (!Number.isInteger(code) || code < 100 || code > 599) {
-    throw new KilnError('KILN008', `@HttpStatus(code) needs an integer from 100 to 599, got ${code}`);
+    throw kilnError('KILN008', 'httpStatus', code);
   }
   return function (_handler: Function, context: ClassMethodDecoratorContext): void {
     methodDeclaration(context).status = code;

@@ -2,7 +2,7 @@ import { kMethods } from '../symbols.js';
 import type { Binder } from './binder.js';
 import type { Serializer } from '../response/serializer.js';
 import type { MiddlewareLike } from '../middleware.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 
 export interface RouteSpec {
   method: string;
@@ -32,7 +32,7 @@ export function methodDeclarations(metadata: DecoratorMetadataObject): MethodDec
 
 export function methodDeclaration(context: ClassMethodDecoratorContext): MethodDeclaration {
   if (context.static) {
-    throw new KilnError('KILN008', `Kiln decorators apply to instance methods; '${String(context.name)}' is static`);
+    throw kilnError('KILN008', 'staticMethod', String(context.name));
   }
   const declarations = methodDeclarations(context.metadata);
   let declaration = declarations.get(context.name);

@@ -1,5 +1,5 @@
 import type { KilnRequest } from '../request/kiln-request.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 
 /** Where a bound parameter comes from. */
 export type ParameterSource = 'body' | 'param' | 'query' | 'header' | 'cookie' | 'request';
@@ -31,14 +31,10 @@ export type KilnRequestProperty = {
 /** `[Number]`, `[Boolean]`, `[Date]`, `[String]`, an allowed-values array, or an enum object. */
 export type ParameterItems = readonly unknown[] | Readonly<Record<string, string | number>>;
 
-const transformerMissing =
-  'A Kiln parameter decorator ran at run time: @kiln/core/transformer did not compile this file. Add ' +
-  '{ "transform": "@kiln/core/transformer", "transformProgram": true } to compilerOptions.plugins and build with tspc.';
-
 function binding<S extends ParameterSource, N extends string, V = unknown>(): ParameterBinding<S, N, V> {
   // The transformer removes parameter decorators from the build; reaching this is a build mistake.
   return (() => {
-    throw new KilnError('KILN009', transformerMissing);
+    throw kilnError('KILN009', 'parameterDecorator');
   }) as unknown as ParameterBinding<S, N, V>;
 }
 

@@ -1,7 +1,7 @@
 // Data that the application's own decorators attach to routes (`@Roles('admin')`), read back by a
 // middleware from `req.route`. Stored in the class's TC39 decorator metadata (`Symbol.metadata`,
 // which Kiln polyfills where the runtime lacks it), under keys private to each decorator.
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { RouteInfo } from '../router/route-info.js';
 
 /** A decorator for controller classes and their route methods. */
@@ -66,8 +66,7 @@ export function createRouteMetadata<Args extends unknown[], T>(
   const build = typeof buildOrOptions === 'function' ? buildOrOptions : (...args: Args) => args[0] as T;
   const options = (typeof buildOrOptions === 'function' ? maybeOptions : buildOrOptions) ?? {};
   const { merge, name = 'route metadata' } = options;
-  if (merge !== undefined && typeof merge !== 'function')
-    throw new KilnError('KILN008', `createRouteMetadata (${name}): merge must be a function`);
+  if (merge !== undefined && typeof merge !== 'function') throw kilnError('KILN008', 'metadataMerge', name);
   const kClass = Symbol(`${name} (class)`);
   const kMethods = Symbol(`${name} (methods)`);
   const combine = (outer: T | undefined, inner: T): T => (outer !== undefined && merge !== undefined ? merge(outer, inner) : inner);
@@ -76,21 +75,14 @@ export function createRouteMetadata<Args extends unknown[], T>(
     const value = build(...args);
     return (_target, context) => {
       const metadata = context?.metadata as Metadata | undefined;
-      if (metadata === undefined)
-        throw new KilnError(
-          'KILN008',
-          `@${name} needs standard (TC39) decorators with decorator metadata, not the legacy decorators option`,
-        );
+      if (metadata === undefined) throw kilnError('KILN008', 'legacyDecorators', name);
       if (context.kind === 'class') {
         const own = Object.hasOwn(metadata, kClass) ? (metadata[kClass] as T) : undefined;
         metadata[kClass] = combine(own, value);
         return;
       }
       if (context.kind !== 'method' || context.static)
-        throw new KilnError(
-          'KILN008',
-          `@${name} applies to a controller class or a route method; '${String((context as { name?: unknown }).name)}' is neither`,
-        );
+        throw kilnError('KILN008', 'metadataTarget', name, String((context as { name?: unknown }).name));
       // A subclass gets its own copy of the inherited table, so its decorators never change its parent's routes.
       let methods = metadata[kMethods] as Map<string, T> | undefined;
       if (!Object.hasOwn(metadata, kMethods)) {

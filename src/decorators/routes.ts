@@ -1,7 +1,7 @@
 import type { MiddlewareLike } from '../middleware.js';
 import type { KilnDecorator } from './kiln-decorator.js';
 import { methodDeclaration } from './method-declaration.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 
 /** What `@Get('/:id')` returns: its brand carries the method and the path as literal types. */
 export type RouteDecorator<Method extends string, Path extends string> = KilnDecorator<
@@ -12,7 +12,7 @@ export type RouteDecorator<Method extends string, Path extends string> = KilnDec
 function routeDecorator<const Method extends string>(method: Method) {
   return function <const Path extends string>(path: Path, ...middlewares: MiddlewareLike[]): RouteDecorator<Method, Path> {
     if (typeof path !== 'string') {
-      throw new KilnError('KILN008', `@${method[0]}${method.slice(1).toLowerCase()}(path) needs a path string, got ${typeof path}`);
+      throw kilnError('KILN008', 'routePath', `${method[0]}${method.slice(1).toLowerCase()}`, typeof path);
     }
     return function (_handler: Function, context: ClassMethodDecoratorContext): void {
       methodDeclaration(context).routes.push({ method, path, middlewares });

@@ -2,7 +2,7 @@
 // router, HEAD and 405 apply) but without the application middlewares unless asked.
 import type { CompiledRoute, RouteTable } from '../app/route-table.js';
 import { HttpError } from '../http-error.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { Logger } from '../logging/logger.js';
 import { joinRoutePath } from '../router/route-path.js';
 import type { HealthOptions } from './health-options.js';
@@ -15,31 +15,26 @@ export class KilnHealth {}
 const defaultCheckTimeout = 2_000;
 const defaultInterval = 5_000;
 
-function refused(message: string): KilnError {
-  return new KilnError('KILN050', `health: ${message}`);
-}
-
 function endpointPath(value: unknown, name: string, fallback: string): string | undefined {
   if (value === false) return undefined;
   if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !value.startsWith('/'))
-    throw refused(`${name} must be a path starting with '/', or false; got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || !value.startsWith('/')) throw kilnError('KILN050', 'path', name, value);
   return joinRoutePath('/', value);
 }
 
 function milliseconds(value: unknown, name: string, fallback: number, least: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || (value as number) < least || (value as number) > 2_147_483_647)
-    throw refused(`${name} must be a whole number of milliseconds of at least ${least}, got ${String(value)}`);
+    throw kilnError('KILN050', 'milliseconds', name, least, value);
   return value as number;
 }
 
 function namedChecks(checks: HealthOptions['checks']): NamedCheck[] {
   if (checks === undefined) return [];
-  if (checks === null || typeof checks !== 'object') throw refused('checks must be an object of checks by name');
+  if (checks === null || typeof checks !== 'object') throw kilnError('KILN050', 'checks');
   return Object.entries(checks).map(([name, given]) => {
     const check = typeof given === 'function' ? given : given?.check;
-    if (typeof check !== 'function') throw refused(`checks.${name} must be a function or { check, timeout? }`);
+    if (typeof check !== 'function') throw kilnError('KILN050', 'check', name);
     const timeout = milliseconds(typeof given === 'function' ? undefined : given.timeout, `checks.${name}.timeout`, defaultCheckTimeout, 1);
     return { name, check, timeout };
   });
@@ -56,11 +51,10 @@ export interface HealthPlan {
 }
 
 export function healthPlan(options: HealthOptions, logger: Logger): HealthPlan {
-  if (options === null || typeof options !== 'object')
-    throw refused('must be an object: { liveness?, readiness?, checks?, interval?, drainDelay? }');
+  if (options === null || typeof options !== 'object') throw kilnError('KILN050', 'options');
   const liveness = endpointPath(options.liveness, 'liveness', '/livez');
   const readiness = endpointPath(options.readiness, 'readiness', '/readyz');
-  if (liveness !== undefined && liveness === readiness) throw refused(`liveness and readiness are the same path, ${liveness}`);
+  if (liveness !== undefined && liveness === readiness) throw kilnError('KILN050', 'samePath', liveness);
   const interval = milliseconds(options.interval, 'interval', defaultInterval, 0);
   return Object.freeze({
     liveness,
@@ -89,7 +83,7 @@ export function withHealthRoutes(table: RouteTable, plan: HealthPlan, lifecycle:
   const taken = new Set(table.routes.filter((route) => route.info.method === 'GET').map((route) => route.info.path));
   const instance = new KilnHealth();
   const compiled = (path: string, handler: 'liveness' | 'readiness', answer: () => unknown): CompiledRoute => {
-    if (taken.has(path)) throw refused(`GET ${path} (${handler}) is already a route of the app; choose another health.${handler} path`);
+    if (taken.has(path)) throw kilnError('KILN050', 'pathTaken', path, handler);
     return Object.freeze({
       info: Object.freeze({ method: 'GET', path, controller: KilnHealth, handler }),
       name: `KilnHealth.${handler}`,

@@ -1,5 +1,5 @@
 import { kDependencies, kInjectable } from '../symbols.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError, kilnErrorFrom } from '../kiln-error.js';
 import { isPromiseLike } from '../is-promise-like.js';
 import type { Dependency, DependencyPlan } from './dependency.js';
 
@@ -101,7 +101,7 @@ export class Container {
           value.then(
             (resolved) => void (entry.value = resolved),
             (error) => {
-              throw new KilnError('KILN021', `The factory of ${describeToken(token)} rejected: ${reasonOf(error)}`, { cause: error });
+              throw kilnErrorFrom(error, 'KILN021', 'factoryRejected', describeToken(token), reasonOf(error));
             },
           ),
         );
@@ -130,7 +130,7 @@ export class Container {
   assertResolved(): void {
     if (this.#problems.length === 0) return;
     const list = [...new Set(this.#problems)];
-    throw new KilnError('KILN020', `Dependency injection failed:\n  - ${list.join('\n  - ')}`);
+    throw kilnError('KILN020', 'unwired', list);
   }
 
   /**
@@ -150,7 +150,7 @@ export class Container {
       try {
         await (instance as Lifecycle).onInit?.();
       } catch (error) {
-        throw new KilnError('KILN022', `The onInit() of ${this.#describeInstance(instance)} failed: ${reasonOf(error)}`, { cause: error });
+        throw kilnErrorFrom(error, 'KILN022', 'onInitFailed', this.#describeInstance(instance), reasonOf(error));
       }
     }
   }

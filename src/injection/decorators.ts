@@ -1,5 +1,5 @@
 import { kDependencies, kInjectable } from '../symbols.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { DependencyPlan } from './dependency.js';
 import type { InjectionToken } from './injection-token.js';
 import type { Scope } from './scopes.js';
@@ -21,13 +21,9 @@ export interface InjectableDecorator {
   readonly __kilnInjectable: true;
 }
 
-const transformerMissing =
-  '@Inject/@Scope ran at run time: @kiln/core/transformer did not compile this file. Add ' +
-  '{ "transform": "@kiln/core/transformer", "transformProgram": true } to compilerOptions.plugins and build with tspc.';
-
 function injectionBinding<K extends 'inject' | 'scope', V>(): InjectionBinding<K, V> {
   return (() => {
-    throw new KilnError('KILN009', transformerMissing);
+    throw kilnError('KILN009', 'injectionDecorator');
   }) as unknown as InjectionBinding<K, V>;
 }
 
@@ -91,7 +87,7 @@ export type Inject<T, Token extends InjectionToken<unknown> | (abstract new (...
  * constructor(@Scope(Scopes.LOCAL) private readonly buffer: AuditBuffer) {}
  * ```
  */
-// biome-ignore lint/suspicious/noRedeclare: the decorator and the type of its argument share the name, as in the spec's API
+// biome-ignore lint/suspicious/noRedeclare: the decorator and the type of its argument share the name, as in yasui's API
 export function Scope<const S extends Scope>(_scope: S): InjectionBinding<'scope', S> {
   return injectionBinding();
 }

@@ -1,6 +1,6 @@
 /**
  * How an injected class is instantiated, chosen at the injection point with `@Scope(...)`
- * (the names of the spec's original framework).
+ * (the names yasui, the framework Kiln migrates from, uses).
  *
  * - `SHARED` (default): one instance per application, shared by every injection point.
  * - `LOCAL`: a new instance for this injection point; its own dependencies follow their own scopes.

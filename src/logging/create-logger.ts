@@ -3,7 +3,7 @@
 // module, so an application without pino (or a runtime without CommonJS) loads nothing extra.
 import { JsonLogger, type LogDestination } from './json-logger.js';
 import { type LogLevel, type Logger, levelValues } from './logger.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 
 /** How Kiln builds the application's logger when it is not given one. */
 export interface LoggerOptions {
@@ -46,10 +46,9 @@ function loadPino(): PinoFactory | null {
  * ```
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
-  if (options === null || typeof options !== 'object') throw new KilnError('KILN007', `logger options must be an object, got ${options}`);
+  if (options === null || typeof options !== 'object') throw kilnError('KILN007', 'loggerOptions', options);
   const level = options.level ?? 'info';
-  if (!Object.hasOwn(levelValues, level))
-    throw new KilnError('KILN007', `logger.level must be one of ${Object.keys(levelValues).join(', ')}; got ${String(level)}`);
+  if (!Object.hasOwn(levelValues, level)) throw kilnError('KILN007', 'loggerLevel', Object.keys(levelValues).join(', '), level);
   const pino = options.pino === false ? null : loadPino();
   if (pino !== null) return pino({ level }, options.destination);
   return new JsonLogger({ level, destination: options.destination });

@@ -3,7 +3,7 @@
 import type { MiddlewareFunction } from '../middleware.js';
 import type { RequestCore } from '../request/kiln-request.js';
 import { kLogger, kTarget, kWhenAnswered } from '../symbols.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import { isHeaderName } from '../response/header-rules.js';
 import { isLogger, type Logger } from './logger.js';
 
@@ -31,12 +31,10 @@ export interface RequestLoggerOptions {
  * ```
  */
 export function requestLogger(options: RequestLoggerOptions = {}): MiddlewareFunction {
-  if (options === null || typeof options !== 'object') throw new KilnError('KILN007', 'requestLogger(options) needs an object');
-  if (options.logger !== undefined && !isLogger(options.logger))
-    throw new KilnError('KILN007', 'requestLogger: logger must have info, error, debug and child methods (a pino logger, or Kiln’s)');
+  if (options === null || typeof options !== 'object') throw kilnError('KILN007', 'requestLoggerOptions');
+  if (options.logger !== undefined && !isLogger(options.logger)) throw kilnError('KILN007', 'requestLoggerLogger');
   const header = options.header ?? 'x-request-id';
-  if (header !== false && !isHeaderName(header))
-    throw new KilnError('KILN007', `requestLogger: header must be a header name or false, got ${JSON.stringify(header)}`);
+  if (header !== false && !isHeaderName(header)) throw kilnError('KILN007', 'requestLoggerHeader', header);
   const chosen = options.logger;
 
   // hot path: a timestamp, one header, one listener; the line is written after the answer

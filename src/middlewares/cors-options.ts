@@ -1,4 +1,4 @@
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { KilnRequest } from '../request/kiln-request.js';
 
 /** Which origins may read responses: decided per request from its `Origin` header. */
@@ -52,10 +52,6 @@ export interface CorsOptions {
   optionsSuccessStatus?: number;
 }
 
-function refuse(message: string): never {
-  throw new KilnError('KILN011', `cors: ${message}`);
-}
-
 function isOriginItem(value: unknown): boolean {
   return typeof value === 'string' || value instanceof RegExp;
 }
@@ -64,13 +60,13 @@ function isOriginItem(value: unknown): boolean {
 export function headerList(name: string, value: string | readonly string[] | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'string') return value;
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) refuse(`${name} must be a string or a list of strings`);
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw kilnError('KILN011', 'headerList', name);
   return value.join(',');
 }
 
 /** Everything that can be wrong with the options is found when `cors()` is called. */
 export function checkCorsOptions(options: CorsOptions): void {
-  if (options === null || typeof options !== 'object') refuse(`options must be an object, got ${options}`);
+  if (options === null || typeof options !== 'object') throw kilnError('KILN011', 'options', options);
   const { origin } = options;
   const originOk =
     origin === undefined ||
@@ -78,28 +74,22 @@ export function checkCorsOptions(options: CorsOptions): void {
     typeof origin === 'function' ||
     isOriginItem(origin) ||
     (Array.isArray(origin) && origin.every(isOriginItem));
-  if (!originOk) refuse('origin must be a boolean, a string, a RegExp, a list of strings and RegExps, or a function');
+  if (!originOk) throw kilnError('KILN011', 'origin');
   for (const name of ['credentials', 'preflight', 'allowAnyOriginWithCredentials'] as const) {
-    if (options[name] !== undefined && typeof options[name] !== 'boolean')
-      refuse(`${name} must be true or false, got ${typeof options[name]}`);
+    if (options[name] !== undefined && typeof options[name] !== 'boolean') throw kilnError('KILN011', 'flag', name, typeof options[name]);
   }
-  const nameThem =
-    "name the origins allowed: a list (['https://app.example.com']), a RegExp (/^https:\\/\\/[a-z]+\\.example\\.com$/) or a function (origin, req) => boolean";
   if ((origin === undefined || origin === '*') && options.credentials === true) {
-    refuse(`credentials: true needs an origin other than '*' (browsers refuse a wildcard origin with credentials); ${nameThem}`);
+    throw kilnError('KILN011', 'wildcardWithCredentials');
   }
   if (origin === true && options.credentials === true && options.allowAnyOriginWithCredentials !== true) {
-    refuse(
-      `origin: true with credentials: true lets every site (and Origin: null) make credentialed requests and read the answers; ${nameThem}, ` +
-        'or set allowAnyOriginWithCredentials: true if that is really meant',
-    );
+    throw kilnError('KILN011', 'anyOriginWithCredentials');
   }
   const { maxAge, optionsSuccessStatus } = options;
-  if (maxAge !== undefined && (!Number.isInteger(maxAge) || maxAge < 0)) refuse(`maxAge must be a whole number of seconds, got ${maxAge}`);
+  if (maxAge !== undefined && (!Number.isInteger(maxAge) || maxAge < 0)) throw kilnError('KILN011', 'maxAge', maxAge);
   if (
     optionsSuccessStatus !== undefined &&
     (!Number.isInteger(optionsSuccessStatus) || optionsSuccessStatus < 200 || optionsSuccessStatus > 299)
   ) {
-    refuse(`optionsSuccessStatus must be a 2xx status, got ${optionsSuccessStatus}`);
+    throw kilnError('KILN011', 'optionsSuccessStatus', optionsSuccessStatus);
   }
 }

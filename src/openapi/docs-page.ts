@@ -3,8 +3,9 @@
 import type * as Fs from 'node:fs';
 import type * as NodeModule from 'node:module';
 import type * as Path from 'node:path';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import { optionalNodeBuiltin } from '../node-builtin.js';
+import { fileSystemRefusal, onWorkers } from './file-system-refusal.js';
 
 /** One file of the page: its path under the page's, its type and its bytes. */
 export interface DocsAsset {
@@ -43,21 +44,15 @@ function swaggerUiDist(): { dir: string; version: string; readFileSync: typeof F
   const fs = optionalNodeBuiltin<typeof Fs>('node:fs');
   const path = optionalNodeBuiltin<typeof Path>('node:path');
   const module = optionalNodeBuiltin<typeof NodeModule>('node:module');
-  if (fs === undefined || path === undefined || module === undefined) {
-    throw new KilnError(
-      'KILN033',
-      'docs.ui reads the swagger-ui-dist package from the file system, which this runtime does not have (Workers): serve the page as a static asset, or remove docs.ui',
-    );
+  if (fs === undefined || path === undefined || module === undefined || onWorkers()) {
+    throw fileSystemRefusal(kilnError('KILN033', 'noFileSystem'));
   }
   try {
     const manifest = module.createRequire(import.meta.url).resolve('swagger-ui-dist/package.json');
     const version = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string }).version;
     return { dir: path.dirname(manifest), version, readFileSync: fs.readFileSync, join: path.join };
   } catch {
-    throw new KilnError(
-      'KILN033',
-      'docs.ui needs the swagger-ui-dist package, which serves the docs page without a CDN: npm install swagger-ui-dist (or remove docs.ui)',
-    );
+    throw kilnError('KILN033', 'notInstalled');
   }
 }
 

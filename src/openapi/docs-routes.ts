@@ -2,7 +2,7 @@
 // page, compiled like any route (the router, HEAD and 405 handling apply). Like every request they
 // run the application middlewares; they have no controller or route middleware.
 import type { CompiledRoute, RouteTable } from '../app/route-table.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import { joinRoutePath } from '../router/route-path.js';
 import type { RouteInfo } from '../router/route-info.js';
 import { docsPageAssets, type DocsAsset } from './docs-page.js';
@@ -19,8 +19,7 @@ export function isDocsRoute(route: RouteInfo | undefined): boolean {
 
 function checkedPath(value: unknown, name: string): string | undefined {
   if (value === undefined || value === false) return undefined;
-  if (typeof value !== 'string' || !value.startsWith('/'))
-    throw new KilnError('KILN030', `docs.${name} must be a path starting with '/', or false; got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || !value.startsWith('/')) throw kilnError('KILN030', 'path', name, value);
   return joinRoutePath('/', value);
 }
 
@@ -29,7 +28,7 @@ function checkedPath(value: unknown, name: string): string | undefined {
  * and completed with their middlewares' descriptions) and, with `ui`, the page and its assets.
  */
 export function withDocsRoutes(table: RouteTable, docs: DocsOptions, extraPaths: Record<string, object> = {}): RouteTable {
-  if (docs === null || typeof docs !== 'object') throw new KilnError('KILN030', 'docs must be an object: { document, openapi?, ui? }');
+  if (docs === null || typeof docs !== 'object') throw kilnError('KILN030', 'options');
   const openapiPath = checkedPath(docs.openapi ?? '/openapi.json', 'openapi');
   const uiPath = checkedPath(docs.ui, 'ui');
   const read = readDocument(docs.document);
@@ -47,8 +46,7 @@ export function withDocsRoutes(table: RouteTable, docs: DocsOptions, extraPaths:
   const taken = new Set(table.routes.filter((r) => r.info.method === 'GET').map((r) => r.info.path));
   const instance = new KilnDocs();
   const routes = answers.map((answer): CompiledRoute => {
-    if (taken.has(answer.path))
-      throw new KilnError('KILN034', `docs: GET ${answer.path} is already a route of the app; choose other docs.openapi / docs.ui paths`);
+    if (taken.has(answer.path)) throw kilnError('KILN034', 'pathTaken', answer.path);
     // nosniff: a browser takes each file as the type it is sent with, never as a script or page it guesses.
     const headers: Record<string, string> = {
       'content-type': answer.contentType,

@@ -1,6 +1,6 @@
 // The security part of the served document: the schemes the middlewares of each route check,
 // gathered into `components.securitySchemes`, and each operation's `security` requirement.
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { MiddlewareOpenApi, SecurityScheme } from './middleware-description.js';
 
 type Json = Record<string, any>;
@@ -16,19 +16,12 @@ function sameScheme(a: unknown, b: unknown): boolean {
 /** Adds a scheme to `components.securitySchemes`; the same name for two different schemes is KILN035. */
 function registerScheme(document: Json, name: string, scheme: SecurityScheme, where: string): void {
   if (scheme === null || typeof scheme !== 'object' || typeof scheme.type !== 'string')
-    throw new KilnError(
-      'KILN035',
-      `The security scheme '${name}' of a middleware of ${where} is not an OpenAPI Security Scheme Object (no "type")`,
-    );
+    throw kilnError('KILN035', 'notASchemeObject', name, where);
   document.components ??= {};
   const schemes: Json = (document.components.securitySchemes ??= {});
   const existing = schemes[name];
   if (existing === undefined) schemes[name] = structuredClone(scheme);
-  else if (!sameScheme(existing, scheme))
-    throw new KilnError(
-      'KILN035',
-      `Two different security schemes are named '${name}' (${JSON.stringify(existing)} and ${JSON.stringify(scheme)}, on ${where}): give each its own name`,
-    );
+  else if (!sameScheme(existing, scheme)) throw kilnError('KILN035', 'nameTaken', name, existing, scheme, where);
 }
 
 /** The parameter a scheme sends itself, which the operation need not ask for as well. */

@@ -6,11 +6,12 @@ import type * as Fs from 'node:fs';
 import type * as Path from 'node:path';
 import type * as Url from 'node:url';
 import type { CompiledRoute } from '../app/route-table.js';
-import { KilnError } from '../kiln-error.js';
+import { type KilnError, kilnError } from '../kiln-error.js';
 import type { DocsOptions } from './docs-options.js';
 import { middlewareDescription, type MiddlewareOpenApi } from './middleware-description.js';
 import { addSecurity } from './security-requirements.js';
 import { optionalNodeBuiltin } from '../node-builtin.js';
+import { fileSystemRefusal, onWorkers } from './file-system-refusal.js';
 
 type Json = Record<string, any>;
 
@@ -25,52 +26,40 @@ function openApiPath(path: string): string {
  * Why the document could not be read, with the file that was tried and the working directory a
  * relative path is read from: the usual cause is a server started from another folder.
  */
-function unreadableDocument(document: string | URL, error: Error): string {
+function unreadableDocument(document: string | URL, error: Error): KilnError {
   const cwd = (globalThis as { process?: { cwd?: () => string } }).process?.cwd?.() ?? '(unknown)';
   const path = optionalNodeBuiltin<typeof Path>('node:path');
   const url = optionalNodeBuiltin<typeof Url>('node:url');
   const named = String(document);
   const resolved = document instanceof URL ? (url?.fileURLToPath(document) ?? named) : (path?.resolve(cwd, document) ?? named);
-  if (error instanceof SyntaxError) return `docs.document: ${resolved} is not JSON (${error.message})`;
+  if (error instanceof SyntaxError) return kilnError('KILN031', 'notJson', resolved, error.message);
   const reason = (error as { code?: string }).code ?? error.message;
   if (typeof document === 'string' && path !== undefined && !path.isAbsolute(document)) {
-    return (
-      `docs.document: cannot read the OpenAPI document ${resolved} (${reason}): the relative path '${document}' is read from ` +
-      `the working directory, ${cwd}. Start the server from the folder that holds ${path.basename(document)}, or give docs.document an absolute path`
-    );
+    return kilnError('KILN031', 'relativePath', resolved, reason, document, cwd, path.basename(document));
   }
-  return (
-    `docs.document: cannot read the OpenAPI document ${resolved} (${reason}; the working directory is ${cwd}). ` +
-    'It is the file the build writes where the openapi option of @kiln/core/transformer says ("openapi": { "output": ... }): build first, or name that file'
-  );
+  return kilnError('KILN031', 'unreadable', resolved, reason, cwd);
 }
 
 /** Reads and parses the document the option names. */
 export function readDocument(document: DocsOptions['document']): Json {
   if (document === null || (typeof document !== 'string' && typeof document !== 'object')) {
-    throw new KilnError(
-      'KILN030',
-      'docs.document must name the OpenAPI document the build wrote (a path, a file: URL or the parsed document)',
-    );
+    throw kilnError('KILN030', 'document');
   }
   let parsed: unknown = document;
   if (typeof document === 'string' || document instanceof URL) {
     const fs = optionalNodeBuiltin<typeof Fs>('node:fs');
-    if (fs === undefined) {
-      throw new KilnError(
-        'KILN031',
-        `docs.document: this runtime has no file system to read ${String(document)} from (Workers): pass the parsed document, e.g. import document from './openapi.json' with { type: 'json' }`,
-      );
+    if (fs === undefined || onWorkers()) {
+      throw fileSystemRefusal(kilnError('KILN031', 'noFileSystem', String(document)));
     }
     try {
       parsed = JSON.parse(fs.readFileSync(document, 'utf8'));
     } catch (error) {
-      throw new KilnError('KILN031', unreadableDocument(document, error as Error));
+      throw unreadableDocument(document, error as Error);
     }
   }
   const json = parsed as Json;
   if (typeof json?.openapi !== 'string' || !json.openapi.startsWith('3.1') || typeof json.paths !== 'object' || json.paths === null) {
-    throw new KilnError('KILN031', 'docs.document is not an OpenAPI 3.1 document (no "openapi": "3.1.x" or no "paths")');
+    throw kilnError('KILN031', 'notOpenApi');
   }
   return json;
 }
@@ -85,10 +74,7 @@ export function servedDocument(document: Json, routes: readonly CompiledRoute[])
     const { method, path } = route.info;
     const operation: Json | undefined = served.paths[openApiPath(path)]?.[method.toLowerCase()];
     if (operation === undefined) {
-      throw new KilnError(
-        'KILN032',
-        `The OpenAPI document does not describe ${method} ${path} (${route.name}): it was written by an older build. Rebuild the app with tspc`,
-      );
+      throw kilnError('KILN032', 'routeMissing', method, path, route.name);
     }
     const descriptions: MiddlewareOpenApi[] = [];
     for (const middleware of route.middlewares) {

@@ -1,4 +1,4 @@
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 
 /**
  * Which proxies the server trusts to report the client's address (`createServer({ trustProxy })`):
@@ -220,13 +220,11 @@ function parseRange(entry: string): Range {
   const slash = entry.indexOf('/');
   const address = slash === -1 ? entry : entry.slice(0, slash);
   const bytes = addressBytes(address);
-  if (bytes === undefined)
-    throw new KilnError('KILN070', `trustProxy: '${entry}' is not an IP address or CIDR range (e.g. '10.0.0.0/8', '::1', 'loopback')`);
+  if (bytes === undefined) throw kilnError('KILN070', 'notAnAddress', entry);
   const v4 = !address.includes(':');
   const width = v4 ? 32 : 128;
   const suffix = slash === -1 ? String(width) : entry.slice(slash + 1);
-  if (!/^\d{1,3}$/.test(suffix) || Number(suffix) > width)
-    throw new KilnError('KILN070', `trustProxy: '${entry}' has an invalid prefix length (0 to ${width})`);
+  if (!/^\d{1,3}$/.test(suffix) || Number(suffix) > width) throw kilnError('KILN070', 'prefixLength', entry, width);
   // An IPv4 range is a range of the IPv4-mapped block: its prefix counts the 96 bits before it.
   const bits = v4 ? 96 + Number(suffix) : Number(suffix);
   maskBytes(bytes, bits);
@@ -239,16 +237,14 @@ export function compileTrustProxy(value: TrustProxy | undefined): ProxyTrust {
   if (value === true) return { mode: 'first', hops: 0, ranges: [], warned: false };
   if (value === false) return { mode: 'none', hops: 0, ranges: [], warned: false };
   if (typeof value === 'number') {
-    if (!Number.isInteger(value) || value < 0)
-      throw new KilnError('KILN070', `trustProxy: a hop count must be a whole number of proxies (0 or more), got ${value}`);
+    if (!Number.isInteger(value) || value < 0) throw kilnError('KILN070', 'hopCount', value);
     return value === 0 ? { mode: 'none', hops: 0, ranges: [], warned: false } : { mode: 'hops', hops: value, ranges: [], warned: false };
   }
   const entries = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : undefined;
-  if (entries === undefined)
-    throw new KilnError('KILN070', `trustProxy must be a boolean, a hop count or a list of addresses/CIDR ranges, got ${typeof value}`);
+  if (entries === undefined) throw kilnError('KILN070', 'kind', typeof value);
   const ranges: Range[] = [];
   for (const raw of entries) {
-    if (typeof raw !== 'string') throw new KilnError('KILN070', `trustProxy: every entry of the list must be a string, got ${typeof raw}`);
+    if (typeof raw !== 'string') throw kilnError('KILN070', 'entryKind', typeof raw);
     const entry = raw.trim();
     for (const item of namedRanges[entry] ?? [entry]) ranges.push(parseRange(item));
   }

@@ -32,7 +32,7 @@ import { readMultipart, UploadFolder } from './multipart.js';
 import type { UploadLimits } from './upload-options.js';
 import { parseJsonBody } from './body-json.js';
 import { isHeaderName, isHeaderValue, recordableHeaderName } from '../response/header-rules.js';
-import { KilnError } from '../kiln-error.js';
+import { KilnError, kilnError } from '../kiln-error.js';
 import { clientAddress, type ProxyTrust } from './client-address.js';
 import { requestId } from './request-id.js';
 import type { Logger } from '../logging/logger.js';
@@ -43,8 +43,8 @@ import type { Lifecycle } from '../health/lifecycle.js';
 
 /**
  * The request handed to middlewares, `@Req()` and custom parameter decorators: a web-standard
- * `Request` (`instanceof Request` holds) with Kiln's properties. Kiln implements layout A of the
- * spec: `headers` is a native `Headers`, `flatHeaders` a plain lower-case object, `body` the
+ * `Request` (`instanceof Request` holds) with Kiln's properties. Its layout:
+ * `headers` is a native `Headers`, `flatHeaders` a plain lower-case object, `body` the
  * native stream and `parsedBody` the parsed body once it has been read.
  *
  * Everything is computed on first access and cached: a request pays only for what it reads.
@@ -162,7 +162,7 @@ function refusedHeader(name: unknown, value: unknown): KilnError {
     reason =
       'its value has a character HTTP cannot carry (a control character such as CR, LF or NUL, DEL, or one past U+00FF: percent-encode it)';
   else reason = 'it is a connection or framing header, which Kiln writes itself';
-  return new KilnError('KILN040', `setResponseHeader(${shown}, ...) refused: ${reason}`);
+  return kilnError('KILN040', 'headerRefused', shown, reason);
 }
 
 const emptyParams: Record<string, string> = Object.freeze(Object.create(null));
@@ -292,18 +292,13 @@ export abstract class RequestCore implements KilnRequest {
 
   get session(): Session {
     const session = (this as { [kSession]?: Session })[kSession];
-    if (session === undefined)
-      throw new KilnError(
-        'KILN084',
-        `req.session needs session() among the middlewares of ${this.method} ${this.path} (the app's, its controller's or its own)`,
-      );
+    if (session === undefined) throw kilnError('KILN084', 'noSession', this.method, this.path);
     return session;
   }
 
   get claims(): JwtClaims {
     const claims = (this as { [kClaims]?: JwtClaims })[kClaims];
-    if (claims === undefined)
-      throw new KilnError('KILN086', `req.claims needs jwtGuard() among the middlewares of ${this.method} ${this.path}`);
+    if (claims === undefined) throw kilnError('KILN086', 'noClaims', this.method, this.path);
     return claims;
   }
 

@@ -3,7 +3,7 @@ import type * as osModule from 'node:os';
 import type * as pathModule from 'node:path';
 import type { BusboyConstructor, BusboyFileStream, BusboyInstance } from '@fastify/busboy';
 import { HttpError } from '../http-error.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import { nodeBuiltin } from '../node-builtin.js';
 import type { UploadLimits } from './upload-options.js';
 
@@ -25,10 +25,7 @@ function loadBusboy(): Promise<BusboyConstructor> {
     },
     (error: unknown) => {
       busboy = undefined; // installed later (a development server): tried again on the next upload
-      const failure = new KilnError(
-        'KILN013',
-        `A multipart/form-data body arrived, and reading it needs the @fastify/busboy package, which could not be loaded (${(error as Error)?.message ?? error}): npm install @fastify/busboy`,
-      );
+      const failure = kilnError('KILN013', 'noBusboy', (error as Error)?.message ?? error);
       failure.cause = error;
       throw failure;
     },
@@ -247,20 +244,17 @@ export async function readMultipart(
     const fill = (value: string | File) => {
       entry[1] = value;
     };
+    // One part too many is refused once the parts before it are read: a limit one of them passes came first.
+    const tooMany = (error: HttpError) => {
+      stream.resume();
+      void Promise.allSettled(parts).then(() => fail(error));
+    };
     if (!isFilePart(filename, mimeType)) {
-      if (++fieldCount > limits.maxFields) {
-        stream.resume();
-        fail(tooLarge(`More than ${limits.maxFields} fields (uploads.maxFields)`));
-        return;
-      }
+      if (++fieldCount > limits.maxFields) return tooMany(tooLarge(`More than ${limits.maxFields} fields (uploads.maxFields)`));
       parts.push(receiveField(stream, name, limits, fail).then(fill, fail));
       return;
     }
-    if (++fileCount > limits.maxFiles) {
-      stream.resume();
-      fail(tooLarge(`More than ${limits.maxFiles} files (uploads.maxFiles)`));
-      return;
-    }
+    if (++fileCount > limits.maxFiles) return tooMany(tooLarge(`More than ${limits.maxFiles} files (uploads.maxFiles)`));
     parts.push(receiveFile(stream, name, filename ?? '', mimeType, limits, folder, fileCount - 1, fail).then(fill, fail));
   });
   parser.on('partsLimit', () =>

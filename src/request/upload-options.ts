@@ -1,4 +1,4 @@
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 
 /**
  * Limits of `multipart/form-data` bodies (file uploads), set once on `createServer({ uploads })`.
@@ -38,18 +38,16 @@ const defaults = {
 
 /** The `uploads` option of createServer, checked at start-up (KILN007). */
 export function uploadLimits(options: UploadOptions | undefined): UploadLimits {
-  if (options !== undefined && (options === null || typeof options !== 'object'))
-    throw new KilnError('KILN007', 'uploads must be an object of upload limits');
+  if (options !== undefined && (options === null || typeof options !== 'object')) throw kilnError('KILN007', 'uploads');
   const limits: Record<string, unknown> = { ...defaults };
   for (const name of Object.keys(defaults) as (keyof typeof defaults)[]) {
     const value = options?.[name];
     if (value === undefined) continue;
-    if (!Number.isInteger(value) || value < 0)
-      throw new KilnError('KILN007', `uploads.${name} must be a whole number of at least 0, got ${String(value)}`);
+    if (!Number.isInteger(value) || value < 0) throw kilnError('KILN007', 'uploadsLimit', name, value);
     limits[name] = value;
   }
   if (options?.tmpDir !== undefined && (typeof options.tmpDir !== 'string' || options.tmpDir === ''))
-    throw new KilnError('KILN007', 'uploads.tmpDir must be a folder path');
+    throw kilnError('KILN007', 'uploadsTmpDir');
   limits['tmpDir'] = options?.tmpDir;
   return Object.freeze(limits) as UploadLimits;
 }

@@ -1,5 +1,5 @@
 import { HttpError } from '../http-error.js';
-import { KilnError } from '../kiln-error.js';
+import { KilnError, kilnError } from '../kiln-error.js';
 import { reasonPhrase } from './reason-phrase.js';
 
 export interface ErrorOutcome {
@@ -40,12 +40,7 @@ export function errorOutcome(error: unknown): ErrorOutcome {
     const status = error.status;
     if (!Number.isInteger(status) || status < 400 || status > 599) {
       const shown = typeof status === 'number' ? String(status) : typeof status;
-      return internal(
-        withCause(
-          new KilnError('KILN042', `An HttpError with the status ${shown} was thrown; an HttpError status is an integer from 400 to 599`),
-          error,
-        ),
-      );
+      return internal(withCause(kilnError('KILN042', 'httpErrorStatus', shown), error));
     }
     const message = String(error.message);
     try {
@@ -55,7 +50,7 @@ export function errorOutcome(error: unknown): ErrorOutcome {
       return { status, body: errorBody(status, message), unexpected: false, reported: undefined };
     }
   } catch (failure) {
-    return internal(withCause(new KilnError('KILN044', `A thrown value could not be inspected (${describeFailure(failure)})`), failure));
+    return internal(withCause(kilnError('KILN044', 'uninspectable', describeFailure(failure)), failure));
   }
 }
 

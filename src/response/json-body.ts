@@ -1,6 +1,6 @@
 import { kSerializer, kStatus } from '../symbols.js';
 import type { RequestCore } from '../request/kiln-request.js';
-import { KilnError } from '../kiln-error.js';
+import { KilnError, kilnError } from '../kiln-error.js';
 import { ResponseTypeMismatch } from './serializer.js';
 
 export const jsonContentType = 'application/json; charset=utf-8';
@@ -32,8 +32,8 @@ function serializationFailure(req: RequestCore, error: unknown): KilnError {
   const route = describeRoute(req);
   const failure =
     error instanceof ResponseTypeMismatch
-      ? new KilnError('KILN047', `${route}: ${error.message}`)
-      : new KilnError('KILN046', `${route}: the return value cannot be written as JSON (${describeError(error)})`);
+      ? kilnError('KILN047', 'typeMismatch', route, error.message)
+      : kilnError('KILN046', 'notJson', route, describeError(error));
   failure.cause = error;
   return failure;
 }

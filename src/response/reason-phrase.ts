@@ -1,6 +1,8 @@
-// The reason phrases of the error body's "error" field. Node's `STATUS_CODES` holds the same
-// table, but importing `node:http` for it would tie the runtime-neutral core to Node; a test
-// checks this copy still matches Node's.
+// Kiln's one table of reason phrases: the error body's "error" field, the status line of an answer
+// written straight to a socket, and the OpenAPI document's descriptions of error responses. Node's
+// `STATUS_CODES` holds the same table, but importing `node:http` for it would tie the
+// runtime-neutral core to Node; a test checks this copy matches Node's, except 422, which follows
+// RFC 9110 ("Unprocessable Content"; Node keeps RFC 4918's "Unprocessable Entity").
 const reasonPhrases: Readonly<Record<number, string>> = Object.freeze({
   100: 'Continue',
   101: 'Switching Protocols',
@@ -44,7 +46,7 @@ const reasonPhrases: Readonly<Record<number, string>> = Object.freeze({
   417: 'Expectation Failed',
   418: "I'm a Teapot",
   421: 'Misdirected Request',
-  422: 'Unprocessable Entity',
+  422: 'Unprocessable Content',
   423: 'Locked',
   424: 'Failed Dependency',
   425: 'Too Early',

@@ -1,4 +1,4 @@
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 
 const paramName = /^[A-Za-z_$][\w$]*$/;
 
@@ -17,8 +17,8 @@ export function routeParamNames(path: string): string[] {
   for (const segment of path.split('/')) {
     if (!segment.startsWith(':')) continue;
     const name = segment.slice(1);
-    if (!paramName.test(name)) throw new KilnError('KILN006', `Route path '${path}' has a malformed parameter segment '${segment}'`);
-    if (names.includes(name)) throw new KilnError('KILN006', `Route path '${path}' declares the parameter ':${name}' twice`);
+    if (!paramName.test(name)) throw kilnError('KILN006', 'malformedParameter', path, segment);
+    if (names.includes(name)) throw kilnError('KILN006', 'repeatedParameter', path, name);
     names.push(name);
   }
   return names;

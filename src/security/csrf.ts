@@ -1,5 +1,5 @@
 import { HttpError } from '../http-error.js';
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { MiddlewareFunction } from '../middleware.js';
 import type { KilnRequest } from '../request/kiln-request.js';
 import { randomToken } from '../cookies/base64url.js';
@@ -38,23 +38,18 @@ interface TokenPlan {
 
 type WithToken = KilnRequest & { [kCsrfToken]?: TokenPlan };
 
-function refuse(message: string): never {
-  throw new KilnError('KILN081', `csrf: ${message}`);
-}
-
 function checkedOrigins(origins: unknown): ReadonlySet<string> {
   if (origins === undefined) return new Set();
-  if (!Array.isArray(origins)) refuse('trustedOrigins must be a list of origins');
+  if (!Array.isArray(origins)) throw kilnError('KILN081', 'trustedOrigins');
   return new Set(
     origins.map((origin) => {
       let url: URL;
       try {
         url = new URL(String(origin));
       } catch {
-        refuse(`trustedOrigins has ${JSON.stringify(origin)}, which is not an origin such as 'https://app.example'`);
+        throw kilnError('KILN081', 'notAnOrigin', origin);
       }
-      if (url.origin !== origin)
-        refuse(`trustedOrigins has ${JSON.stringify(origin)}: write the origin alone, ${JSON.stringify(url.origin)}`);
+      if (url.origin !== origin) throw kilnError('KILN081', 'originAlone', origin, url.origin);
       return url.origin;
     }),
   );
@@ -63,11 +58,11 @@ function checkedOrigins(origins: unknown): ReadonlySet<string> {
 function tokenPlan(option: CsrfOptions['doubleSubmit']): TokenPlan | undefined {
   if (option === undefined || option === false) return undefined;
   const given = option === true ? {} : option;
-  if (given === null || typeof given !== 'object') refuse('doubleSubmit must be true, false or { header?, field?, cookie? }');
+  if (given === null || typeof given !== 'object') throw kilnError('KILN081', 'doubleSubmit');
   const header = given.header ?? 'x-csrf-token';
   const field = given.field ?? '_csrf';
   const named = given.cookie;
-  if (named !== undefined && (typeof named !== 'string' || named === '')) refuse('doubleSubmit.cookie must be a cookie name');
+  if (named !== undefined && (typeof named !== 'string' || named === '')) throw kilnError('KILN081', 'doubleSubmitCookie');
   return {
     header,
     field,
@@ -104,8 +99,7 @@ async function submittedToken(req: KilnRequest, plan: TokenPlan): Promise<string
  */
 export function csrfToken(req: KilnRequest): string {
   const plan = (req as WithToken)[kCsrfToken];
-  if (plan === undefined)
-    throw new KilnError('KILN081', 'csrfToken(req) needs csrf({ doubleSubmit: true }) among the middlewares of this route');
+  if (plan === undefined) throw kilnError('KILN081', 'noToken');
   const name = plan.cookie(req);
   const current = req.cookies[name];
   if (current !== undefined && current.length >= 32) return current;
@@ -131,7 +125,7 @@ export function csrfToken(req: KilnRequest): string {
  * ```
  */
 export function csrf(options: CsrfOptions = {}): MiddlewareFunction {
-  if (options === null || typeof options !== 'object') refuse('options must be an object');
+  if (options === null || typeof options !== 'object') throw kilnError('KILN081', 'options');
   const trusted = checkedOrigins(options.trustedOrigins);
   const allowSameSite = options.allowSameSite === true;
   const plan = tokenPlan(options.doubleSubmit);

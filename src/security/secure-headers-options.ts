@@ -1,4 +1,4 @@
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import { isHeaderValue } from '../response/header-rules.js';
 
 /**
@@ -76,13 +76,8 @@ const defaultDirectives: CspDirectives = {
 const knownOptions = new Set([...Object.keys(plainHeaders), 'contentSecurityPolicy', 'contentSecurityPolicyReportOnly']);
 const directiveName = /^[a-z][a-z0-9-]*$/;
 
-function refuse(message: string): never {
-  throw new KilnError('KILN080', `secureHeaders: ${message}`);
-}
-
 function checkValue(option: string, value: string): string {
-  if (!isHeaderValue(value) || value.trim() === '')
-    refuse(`${option} must be a header value (no control characters), or false; got ${JSON.stringify(value)}`);
+  if (!isHeaderValue(value) || value.trim() === '') throw kilnError('KILN080', 'headerValue', option, value);
   return value;
 }
 
@@ -91,8 +86,7 @@ function policyText(directives: CspDirectives): string {
   const merged: Record<string, readonly string[] | string | boolean> = { ...defaultDirectives, ...directives };
   const parts: string[] = [];
   for (const [name, value] of Object.entries(merged)) {
-    if (!directiveName.test(name))
-      refuse(`contentSecurityPolicy has a directive named ${JSON.stringify(name)}: directive names are lower-case, like 'script-src'`);
+    if (!directiveName.test(name)) throw kilnError('KILN080', 'directiveName', name);
     if (value === false) continue;
     if (value === true) {
       parts.push(name);
@@ -100,7 +94,7 @@ function policyText(directives: CspDirectives): string {
     }
     const sources = typeof value === 'string' ? [value] : value;
     if (!Array.isArray(sources) || sources.some((source) => typeof source !== 'string' || /[;,]/.test(source) || source.trim() === ''))
-      refuse(`contentSecurityPolicy['${name}'] must be a list of sources without ';' or ',' (quote keywords: "'self'"), true or false`);
+      throw kilnError('KILN080', 'directiveSources', name);
     parts.push(sources.length === 0 ? name : `${name} ${sources.join(' ')}`);
   }
   return parts.join('; ');
@@ -112,15 +106,15 @@ function policyText(directives: CspDirectives): string {
  * the docs page can go without it.
  */
 export function resolveSecureHeaders(options: SecureHeadersOptions): { headers: string[]; policy: [string, string] | undefined } {
-  if (options === null || typeof options !== 'object') refuse('options must be an object');
+  if (options === null || typeof options !== 'object') throw kilnError('KILN080', 'options');
   for (const key of Object.keys(options))
-    if (!knownOptions.has(key)) refuse(`unknown option '${key}' (the options are ${[...knownOptions].join(', ')})`);
+    if (!knownOptions.has(key)) throw kilnError('KILN080', 'unknownOption', key, [...knownOptions].join(', '));
   const headers: string[] = [];
   for (const [option, [name, fallback]] of Object.entries(plainHeaders)) {
     const given = options[option as keyof typeof plainHeaders];
     const value = given === undefined ? fallback : given;
     if (value === false) continue;
-    if (typeof value !== 'string') refuse(`${option} must be a string or false; got ${typeof value}`);
+    if (typeof value !== 'string') throw kilnError('KILN080', 'notAString', option, typeof value);
     headers.push(name, checkValue(option, value));
   }
   const csp = options.contentSecurityPolicy;
@@ -129,7 +123,7 @@ export function resolveSecureHeaders(options: SecureHeadersOptions): { headers: 
   if (csp === undefined) policy = [policyName, policyText({})];
   else if (typeof csp === 'string') policy = [policyName, checkValue('contentSecurityPolicy', csp)];
   else if (csp !== false) {
-    if (csp === null || typeof csp !== 'object') refuse('contentSecurityPolicy must be directives, a string or false');
+    if (csp === null || typeof csp !== 'object') throw kilnError('KILN080', 'policy');
     policy = [policyName, policyText(csp)];
   }
   return { headers, policy };

@@ -1,4 +1,4 @@
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { SessionStore, StoredSession } from './session-store.js';
 
 /** How many sessions `MemorySessionStore` holds. */
@@ -25,8 +25,7 @@ export class MemorySessionStore implements SessionStore {
 
   constructor(options: MemorySessionStoreOptions = {}) {
     const maxSessions = options.maxSessions ?? 10_000;
-    if (!Number.isInteger(maxSessions) || maxSessions < 1)
-      throw new KilnError('KILN084', `MemorySessionStore maxSessions must be a whole number above 0, got ${String(maxSessions)}`);
+    if (!Number.isInteger(maxSessions) || maxSessions < 1) throw kilnError('KILN084', 'maxSessions', maxSessions);
     this.#maxSessions = maxSessions;
   }
 

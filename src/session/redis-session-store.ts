@@ -1,4 +1,4 @@
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { SessionStore, StoredSession } from './session-store.js';
 
 /** The part of an `ioredis` client the store uses. */
@@ -44,7 +44,7 @@ export class RedisSessionStore implements SessionStore {
   constructor(options: RedisSessionStoreOptions) {
     const client = options?.client;
     if (client === null || typeof client !== 'object' || typeof client.get !== 'function' || typeof client.del !== 'function')
-      throw new KilnError('KILN084', 'RedisSessionStore needs { client }: an ioredis or a redis (node-redis) client');
+      throw kilnError('KILN084', 'redisClient');
     this.#client = client;
     this.#prefix = options.prefix ?? 'kiln:session:';
     if (typeof (client as NodeRedisSessionClient).pExpire === 'function') {

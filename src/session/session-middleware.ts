@@ -1,4 +1,4 @@
-import { KilnError } from '../kiln-error.js';
+import { kilnError } from '../kiln-error.js';
 import type { MiddlewareFunction } from '../middleware.js';
 import type { KilnRequest } from '../request/kiln-request.js';
 import { kSession } from '../symbols.js';
@@ -33,10 +33,6 @@ export interface SessionOptions {
 // What a browser keeps of one cookie, name and attributes included.
 const largestCookie = 4096;
 
-function refuse(message: string): never {
-  throw new KilnError('KILN084', `session: ${message}`);
-}
-
 interface Loaded {
   readonly session: Session;
   readonly text: string;
@@ -68,16 +64,16 @@ interface Loaded {
  * ```
  */
 export function session(options: SessionOptions): MiddlewareFunction {
-  if (options === null || typeof options !== 'object') refuse('options must be an object with secrets');
+  if (options === null || typeof options !== 'object') throw kilnError('KILN084', 'options');
   const secrets = checkedSecrets(options.secrets, 'session');
   const store = options.store ?? new MemorySessionStore();
   const maxAge = options.maxAge ?? 86_400;
-  if (!Number.isInteger(maxAge) || maxAge < 1) refuse(`maxAge must be a whole number of seconds above 0, got ${String(maxAge)}`);
+  if (!Number.isInteger(maxAge) || maxAge < 1) throw kilnError('KILN084', 'maxAge', maxAge);
   const rolling = options.rolling ?? true;
   const cookie = options.cookie ?? {};
   const sealed = store instanceof CookieSessionStore;
   if (!sealed && (typeof store !== 'object' || ['get', 'set', 'touch', 'destroy'].some((m) => typeof (store as never)[m] !== 'function')))
-    refuse('store must be a MemorySessionStore, a RedisSessionStore, a CookieSessionStore or an object with get, set, touch and destroy');
+    throw kilnError('KILN084', 'store');
   const serverStore = sealed ? undefined : (store as SessionStore);
   const signer = cookieSigner(secrets);
   const sealer = new Sealer(secrets);
@@ -119,11 +115,7 @@ export function session(options: SessionOptions): MiddlewareFunction {
 
   const writeCookie = (req: KilnRequest, name: string, value: string, expires: number) => {
     const line = serializeCookie(name, value, { ...attributes(req), maxAge: Math.max(1, Math.round((expires - Date.now()) / 1000)) });
-    if (line.length > largestCookie)
-      throw new KilnError(
-        'KILN085',
-        `session: the sealed session cookie would be ${line.length} bytes, more than browsers keep (${largestCookie}): keep less in the session, or use a server store`,
-      );
+    if (line.length > largestCookie) throw kilnError('KILN085', 'cookieTooLarge', line.length, largestCookie);
     req.setResponseHeader('set-cookie', line);
   };
 

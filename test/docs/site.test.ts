@@ -79,10 +79,16 @@ test('no page links to a file or a heading that does not exist', () => {
   assert.equal(brokenLinks(outDir), []);
 });
 
-test('the sidebar lists every page of docs/', () => {
+test('the sidebar lists every page of docs/, each once', () => {
   const html = readFileSync(join(outDir, 'guide', 'getting-started.html'), 'utf8');
   const sidebar = html.slice(html.indexOf('class="VPSidebar'), html.indexOf('class="VPContent'));
-  const linked = new Set([...sidebar.matchAll(/href="([^"#]+)"/g)].map((m) => m[1]!));
+  const links = [...sidebar.matchAll(/href="([^"#]+)"/g)].map((m) => m[1]!);
+  const linked = new Set(links);
+  assert.equal(
+    links.filter((link, i) => links.indexOf(link) !== i),
+    [],
+    'a page the sidebar (docs/.vitepress/config.mts) links twice',
+  );
   const pages = pagePaths();
   assert.ok(pages.length >= 20, `${pages.length} pages`);
   for (const page of pages) assert.ok(linked.has(page), `the sidebar (docs/.vitepress/config.mts) does not link ${page}`);

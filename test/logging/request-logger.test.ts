@@ -288,6 +288,35 @@ test('composes with CORS, a rate limiter and injected services; header: false ec
   );
 });
 
+test('the documented order, requestLogger() before cors(): preflights are logged too; after cors() they are not', async () => {
+  const preflight = {
+    method: 'OPTIONS',
+    headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+  };
+  for (const loggerFirst of [true, false]) {
+    const destination = memoryDestination();
+    const logger = requestLogger();
+    const allow = cors({ origin: 'https://app.example' });
+    const started = await start({
+      controllers: [NotesController],
+      middlewares: loggerFirst ? [logger, allow, rateLimit({ max: 5 })] : [allow, logger, rateLimit({ max: 5 })],
+      logger: { destination, pino: false },
+    });
+    try {
+      const reply = await request(started.base, '/notes/1', preflight);
+      assert.is(reply.status, 204);
+      assert.is(reply.headers.get('access-control-allow-origin'), 'https://app.example');
+      const logged = destination.lines.filter((line) => line.msg === 'request completed');
+      if (loggerFirst) {
+        assert.equal([logged.length, logged[0]?.req.method, logged[0]?.res.statusCode], [1, 'OPTIONS', 204]);
+        assert.is(reply.headers.get('x-request-id'), logged[0]!.req.id);
+      } else assert.is(logged.length, 0, 'cors() answered the preflight before the logger ran');
+    } finally {
+      await started.close();
+    }
+  }
+});
+
 test('a client that leaves before the answer is sent whole: a warn line, "request aborted"', async () => {
   const destination = memoryDestination();
   @Controller('/slow')

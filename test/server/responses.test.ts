@@ -192,7 +192,7 @@ Responses('an HttpError with data carries it in the body', () =>
   overBothTransports(config, async (send) => {
     const reply = await send('/r/http-error-data');
     assert.is(reply.status, 422);
-    assert.equal(reply.json(), { error: 'Unprocessable Entity', message: 'Invalid order', data: { field: 'qty' } });
+    assert.equal(reply.json(), { error: 'Unprocessable Content', message: 'Invalid order', data: { field: 'qty' } });
   }),
 );
 

@@ -176,4 +176,33 @@ test('every KILN code of the registry is documented in the diagnostics reference
   }
 });
 
+interface RegistryEntry {
+  code: number;
+  warning?: true;
+  messages: Record<string, (...args: unknown[]) => string>;
+}
+
+test('the registry lists its codes in numeric order, each with message templates that write every argument', () => {
+  const { diagnosticCodes, diagnosticMessage } = createRequire(import.meta.url)(
+    join(root, 'dist', 'transformer', 'diagnostics', 'diagnostic-codes.cjs'),
+  );
+  const entries = Object.entries(diagnosticCodes as Record<string, RegistryEntry>);
+  const codes = entries.map(([, entry]) => entry.code);
+  assert.equal(
+    codes,
+    [...codes].sort((a, b) => a - b),
+  );
+  assert.is(new Set(codes).size, codes.length, 'no code is used twice');
+  for (const [key, entry] of entries) {
+    const templates = Object.entries(entry.messages);
+    assert.ok(templates.length > 0, `KILN${entry.code} has no message template`);
+    for (const [name, template] of templates) {
+      const args = Array.from({ length: template.length }, (_, index) => `«${index}»`);
+      const message = diagnosticMessage(key, name, ...args);
+      assert.is(message.key, key);
+      for (const arg of args) assert.ok(message.text.includes(arg), `KILN${entry.code} ${name} does not write ${arg}: ${message.text}`);
+    }
+  }
+});
+
 test.run();

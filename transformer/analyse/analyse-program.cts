@@ -1,4 +1,5 @@
 import type * as ts from 'typescript';
+import { type DiagnosticMessage, diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import { kilnDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import type { Conversion, FileModel, MethodModel, ParameterCheck, ParameterModel, RouteModel } from './model.cjs';
 import { recogniseBinding, recogniseTypeBinding, type RecognisedBinding } from '../find/parameter-recognition.cjs';
@@ -7,7 +8,7 @@ import { joinRoutePath, routeParamNames, routeShape } from './route-path.cjs';
 import { conversionOfType, type DeclaredCheck } from './type-conversion.cjs';
 import { readItems, reconcileItems } from './items-argument.cjs';
 import { lineOf, type Toolkit } from '../toolkit.cjs';
-import { bodyValidationOf, findNonJson, methodTypeOf, parameterTypeQuery, typiaConfigured, typiaEntry } from './body-validation.cjs';
+import { bodyValidationOf, findNonJson, methodTypeOf, parameterTypeQuery, typiaConfigured } from './body-validation.cjs';
 import { compilerOptionDiagnostics } from './compiler-options.cjs';
 import { recogniseInjection, recogniseTypeInjection, type RecognisedInjection } from '../find/injection-recognition.cjs';
 import { InjectionAnalyser } from './injection.cjs';
@@ -55,7 +56,7 @@ class Analyser {
     readonly tk: Toolkit,
     readonly projectDir: string,
   ) {
-    this.injection = new InjectionAnalyser(tk, (key, node, message) => this.#report(key, node, message));
+    this.injection = new InjectionAnalyser(tk, (node, message) => this.#report(node, message));
   }
 
   file(file: ts.SourceFile): void {
@@ -78,7 +79,7 @@ class Analyser {
       visit(file);
     } catch (error) {
       // A bug of ours must not hide the user's own errors: report it on the file and leave the file as written.
-      this.#report('generatedCodeError', file.statements[0] ?? file, `analysing this file failed: ${(error as Error).stack ?? error}`);
+      this.#report(file.statements[0] ?? file, diagnosticMessage('generatedCodeError', 'analysisFailed', (error as Error).stack ?? error));
       return;
     }
     if (found.ranges.length === 0 && found.methods.length === 0 && found.injections.length === 0 && found.managedClasses === 0) return;
@@ -123,18 +124,13 @@ class Analyser {
       if (routes.length === 0 && !isUse) {
         const where = member.name?.getText(found.file) ?? 'constructor';
         for (const binding of bindings.flatMap((list) => (list === 'reported' ? [] : list))) {
-          this.#report(
-            'notARouteOrUse',
-            binding.node,
-            `${binding.node.getText(found.file)} is on '${where}', which is neither a route (@Get, @Post, ...) nor the use() method of a @Middleware() class`,
-          );
+          this.#report(binding.node, diagnosticMessage('notARouteOrUse', 'notARoute', binding.node.getText(found.file), where));
         }
         const injectedHere = tsi.isConstructorDeclaration(member) ? (managed ? [] : injections.flat()) : injections.flat();
         for (const injection of injectedHere) {
           this.#report(
-            'injectionMisplaced',
             injection.node,
-            `${injection.node.getText(found.file)} is on '${where}' of ${name}: Kiln injects into constructors of controllers, class middlewares and @Injectable() services, and into route and use() parameters`,
+            diagnosticMessage('injectionMisplaced', 'notInjected', injection.node.getText(found.file), where, name),
           );
         }
         continue;
@@ -214,7 +210,7 @@ class Analyser {
       this.#collectReferences(decorator, found);
       if (binding === 'uncalled' || binding === 'uncalled-with-arguments') {
         const written = decorator.expression.getText(found.file);
-        this.#report('uncalledDecorator', decorator, `@${written} must be called: @${written}(${binding === 'uncalled' ? '' : "'name'"})`);
+        this.#report(decorator, diagnosticMessage('uncalledDecorator', 'uncalled', written, binding === 'uncalled' ? '' : "'name'"));
         reported = true;
       } else {
         bindings.push(binding);
@@ -245,11 +241,10 @@ class Analyser {
         // The router calls a route on a controller instance, by name: neither kind of method is there.
         const where = `${cls.name?.text ?? 'AnonymousClass'}.${member.name.getText()}`;
         this.#report(
-          'staticOrPrivateRoute',
           decorator,
           isStatic
-            ? `${decorator.getText()} is on the static method ${where}, which the router cannot call on a ${cls.name?.text ?? 'controller'} instance; make it an instance method`
-            : `${decorator.getText()} is on the #private method ${where}, which the router cannot reach from outside the class; drop the # (a TypeScript private method works)`,
+            ? diagnosticMessage('staticOrPrivateRoute', 'staticMethod', decorator.getText(), where, cls.name?.text ?? 'controller')
+            : diagnosticMessage('staticOrPrivateRoute', 'privateMethod', decorator.getText(), where),
         );
         return { routes, handWritten, refused: true };
       }
@@ -277,7 +272,7 @@ class Analyser {
     const inject = injections.find((injection) => injection.kind === 'inject');
     if (inject !== undefined) {
       if (bindings.length > 0) {
-        this.#report('twoBindings', inject.node, `parameter '${parameterName}' is both injected and bound to the request; keep one`);
+        this.#report(inject.node, diagnosticMessage('twoBindings', 'injectedAndBound', parameterName));
         return undefined;
       }
       const methodName = tsiName(parameter);
@@ -304,33 +299,24 @@ class Analyser {
       };
     }
     if (injections.length > 0 && bindings.length === 0) {
-      this.#report('injectionMisplaced', injections[0]!.node, `@Scope on parameter '${parameterName}' needs @Inject() beside it`);
+      this.#report(injections[0]!.node, diagnosticMessage('injectionMisplaced', 'scopeAlone', parameterName));
       return undefined;
     }
     if (bindings.length === 0) {
-      this.#report(
-        'unboundParameter',
-        parameter.name,
-        `parameter '${parameterName}' has no binding decorator: add @Param, @Query, @Header, @Body, @Req, @Inject() or a decorator made by routeRequestParamDecorator`,
-      );
+      this.#report(parameter.name, diagnosticMessage('unboundParameter', 'unbound', parameterName));
       return undefined;
     }
     if (bindings.length > 1) {
-      this.#report(
-        'twoBindings',
-        bindings[1]!.node,
-        `parameter '${parameterName}' has ${bindings.length} Kiln binding decorators; keep one`,
-      );
+      this.#report(bindings[1]!.node, diagnosticMessage('twoBindings', 'several', parameterName, bindings.length));
       return undefined;
     }
     const binding = bindings[0]!;
     if (binding.name === undefined) {
       this.#report(
-        'nameNotLiteral',
         binding.nameArgument ?? binding.node,
         binding.decorator === undefined
-          ? `the name of ${binding.label}<T, Name> must be a string literal known at build time: give it as the second type argument`
-          : `the name of ${binding.label.slice(1)} must be a string literal known at build time`,
+          ? diagnosticMessage('nameNotLiteral', 'typeArgument', binding.label)
+          : diagnosticMessage('nameNotLiteral', 'decoratorArgument', binding.label.slice(1)),
       );
       return undefined;
     }
@@ -346,9 +332,15 @@ class Analyser {
       for (const route of routes) {
         if (route.path !== undefined && !routeParamNames(route.path).includes(key)) {
           this.#report(
-            'paramNotInPath',
             binding.nameArgument ?? binding.node,
-            `${binding.decorator === undefined ? `${parameterName}: ${binding.node.getText(file)}` : `@Param('${key}')`} but the route ${route.method} ${route.path} declares no ':${key}'`,
+            diagnosticMessage(
+              'paramNotInPath',
+              'notInPath',
+              binding.decorator === undefined ? `${parameterName}: ${binding.node.getText(file)}` : `@Param('${key}')`,
+              route.method,
+              route.path,
+              key,
+            ),
           );
         }
       }
@@ -362,12 +354,12 @@ class Analyser {
       if (source === 'request') {
         if (binding.value !== undefined && !this.#accepts(type, binding.value, parameter.initializer !== undefined)) {
           const injected = this.tk.checker.typeToString(binding.value);
-          const what = key === '' ? 'the request, a KilnRequest' : `req.${key}, which is ${injected}`;
+          const decorator = binding.node.getText(file);
           this.#report(
-            'requestPropertyTypeMismatch',
             parameter.type ?? parameter.name,
-            `${binding.node.getText(file)} ${parameterName}: ${typeText} does not accept ${what}: declare ${parameterName}: ${injected}` +
-              (key === '' ? '' : ' (or a type that accepts it)'),
+            key === ''
+              ? diagnosticMessage('requestPropertyTypeMismatch', 'request', decorator, parameterName, typeText, injected)
+              : diagnosticMessage('requestPropertyTypeMismatch', 'property', decorator, parameterName, typeText, key, injected),
           );
           return undefined;
         }
@@ -380,7 +372,7 @@ class Analyser {
       }
       const answer = bodyValidationOf(this.tk, parameter, type, key);
       if ('problems' in answer) {
-        for (const problem of answer.problems) this.#report(problem.key, problem.node, problem.message);
+        for (const problem of answer.problems) this.#report(problem.node, problem.message);
         return model;
       }
       return answer.validation === undefined ? model : { ...model, validation: answer.validation };
@@ -388,18 +380,14 @@ class Analyser {
 
     const declared = conversionOfType(this.tk, type, typeNode);
     if (!declared.ok) {
-      this.#report(
-        'unsupportedType',
-        parameter.type ?? parameter.name,
-        `parameter '${parameterName}': ${declared.reason}. Supported: string, number, boolean, Date, an object type (JSON), an array of those, an enum or a union of literals, string or number with typia tags`,
-      );
+      this.#report(parameter.type ?? parameter.name, diagnosticMessage('unsupportedType', 'unconvertible', parameterName, declared.reason));
       return undefined;
     }
     let conversion: Conversion = declared.conversion;
     if (binding.items !== undefined) {
       const reconciled = reconcileItems(conversion, typeText, readItems(this.tk, binding.items));
       if ('error' in reconciled) {
-        this.#report('itemsContradictType', binding.items, `parameter '${parameterName}': ${reconciled.error}`);
+        this.#report(binding.items, diagnosticMessage('itemsContradictType', 'contradicts', parameterName, reconciled.error));
         return undefined;
       }
       conversion = reconciled.conversion;
@@ -431,9 +419,15 @@ class Analyser {
       const foreign = findNonJson(this.tk, type);
       for (const found of foreign) {
         this.#report(
-          'unsupportedType',
           at,
-          `${written}: ${found.path === '' ? 'the type' : `'${found.path}'`} is ${found.what}, which JSON text never gives; ${found.advice}`,
+          diagnosticMessage(
+            'unsupportedType',
+            'notFromJson',
+            written,
+            found.path === '' ? 'the type' : `'${found.path}'`,
+            found.what,
+            found.advice,
+          ),
         );
       }
       if (foreign.length > 0) return undefined;
@@ -441,24 +435,14 @@ class Analyser {
     const what = declared.kind === 'tags' ? `its typia tags (${declared.tags.map((t) => t.text).join(', ')})` : 'its declared object type';
     if (!typiaConfigured(this.tk.program.getCompilerOptions())) {
       this.#report(
-        'typiaNotConfiguredForParameter',
         at,
-        `${written} is checked against ${what} by a typia validator generated at build time, but typia's transformer is not configured: ` +
-          `add ${typiaEntry} after @kiln/core/transformer's entry in compilerOptions.plugins (and npm install typia), ` +
-          (declared.kind === 'tags'
-            ? 'or remove the tags and check the value in the handler'
-            : 'or declare the parameter unknown and check it in the handler'),
+        diagnosticMessage('typiaNotConfiguredForParameter', declared.kind === 'tags' ? 'tags' : 'objectType', written, what),
       );
       return undefined;
     }
     const owner = methodTypeOf(this.tk, parameter);
     if ('reason' in owner) {
-      this.#report(
-        'parameterTypeNotNameable',
-        at,
-        `${written} cannot be checked against ${what}: ${owner.reason}, so generated code cannot name its type from module scope. ` +
-          'Declare the controller as a class at the top level of its module with a public, named method',
-      );
+      this.#report(at, diagnosticMessage('parameterTypeNotNameable', 'notNameable', written, what, owner.reason));
       return undefined;
     }
     const nonNullable = `NonNullable<${parameterTypeQuery(this.tk, parameter, owner.type)}>`;
@@ -490,7 +474,7 @@ class Analyser {
       this.#routes.set(key, where);
       return;
     }
-    this.#report('duplicateRoute', decorator, `${route.method} ${route.path} is already declared by ${first}`);
+    this.#report(decorator, diagnosticMessage('duplicateRoute', 'declaredTwice', route.method, route.path!, first));
   }
 
   /** A file name as messages and generated comments show it: relative to the project. */
@@ -526,8 +510,8 @@ class Analyser {
     visit(decorator.expression);
   }
 
-  #report(key: Parameters<typeof kilnDiagnostic>[1], node: ts.Node, message: string): void {
-    this.diagnostics.push(kilnDiagnostic(this.tk.ts, key, node, message));
+  #report(node: ts.Node, message: DiagnosticMessage): void {
+    this.diagnostics.push(kilnDiagnostic(this.tk.ts, node, message));
   }
 }
 

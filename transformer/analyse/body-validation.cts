@@ -3,7 +3,7 @@
 // through the checker, so the validator is written as text in the generated tail (an original node
 // of the rewritten program) with `T` a type query on the handler itself: no type text is reprinted.
 import type * as ts from 'typescript';
-import type { DiagnosticKey } from '../diagnostics/diagnostic-codes.cjs';
+import { type DiagnosticMessage, diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import type { BodyValidation } from './model.cjs';
 import type { Toolkit } from '../toolkit.cjs';
 
@@ -12,9 +12,8 @@ export type BodyValidationAnswer = { readonly validation: BodyValidation | undef
 
 /** A KILN error that stops a body's validation. */
 export interface BodyProblem {
-  readonly key: DiagnosticKey;
   readonly node: ts.Node;
-  readonly message: string;
+  readonly message: DiagnosticMessage;
 }
 
 /** typia's ts-patch entry, as a consumer writes it or as a resolved path. */
@@ -29,9 +28,6 @@ export function typiaConfigured(options: ts.CompilerOptions): boolean {
   );
 }
 
-/** What to add to tsconfig.json, as the KILN110 message says it. */
-export const typiaEntry = '{ "transform": "typia/lib/transform" }';
-
 /**
  * The validation of one `@Body()` (`field` '') or `@Body('field')` parameter of declared type `type`.
  * `any` and `unknown` are never validated.
@@ -45,14 +41,7 @@ export function bodyValidationOf(tk: Toolkit, parameter: ts.ParameterDeclaration
   const written = `@Body(${field === '' ? '' : `'${field}'`}) ${declared}`;
 
   if (!typiaConfigured(tk.program.getCompilerOptions())) {
-    return problem(
-      'typiaNotConfigured',
-      at,
-      `${written} is validated by a typia validator generated at build time (typia is needed for object and array body types and for typia tags; ` +
-        "a string, number, boolean, literal union or enum needs none), but typia's transformer is not configured: " +
-        `add ${typiaEntry} after @kiln/core/transformer's entry in compilerOptions.plugins (and npm install typia), ` +
-        'or declare the body unknown to leave it unvalidated',
-    );
+    return problem(at, diagnosticMessage('typiaNotConfigured', 'body', written));
   }
   const foreign = findNonJson(tk, type);
   if (foreign.length > 0) {
@@ -61,35 +50,24 @@ export function bodyValidationOf(tk: Toolkit, parameter: ts.ParameterDeclaration
       problems: foreign.map((found) => {
         const where = found.path === '' ? written : `'${found.path}' in ${written}`;
         return {
-          key: 'notJsonInBody',
           node: at,
           message:
             found.what === 'a File'
-              ? `A File is one part of a multipart/form-data body: ${where} is a File where no part can be; ${found.advice}`
+              ? diagnosticMessage('notJsonInBody', 'file', where, found.advice)
               : found.what === 'a Date'
-                ? `JSON has no dates: ${where} is a Date, which a request body can never carry; ${found.advice}`
-                : `JSON cannot carry ${found.what}: ${where} is ${found.what}, which a request body can never carry; ${found.advice}`,
-        } as const;
+                ? diagnosticMessage('notJsonInBody', 'date', where, found.advice)
+                : diagnosticMessage('notJsonInBody', 'other', found.what, where, found.advice),
+        };
       }),
     };
   }
   const form = field === '' && hasUploadFile(tk, type);
   if (form && !webFileDeclared(tk)) {
-    return problem(
-      'uploadFileNeedsDomLib',
-      at,
-      `${written} has files, read from multipart/form-data, and its File is Node's (@types/node) rather than the web File that typia decodes: ` +
-        'add "DOM" to compilerOptions.lib (for example "lib": ["ES2023", "DOM"])',
-    );
+    return problem(at, diagnosticMessage('uploadFileNeedsDomLib', 'nodeFile', written));
   }
   const owner = methodTypeOf(tk, parameter);
   if ('reason' in owner) {
-    return problem(
-      'bodyTypeNotNameable',
-      at,
-      `${written} cannot be validated: ${owner.reason}, so generated code cannot name its type from module scope. ` +
-        'Declare the controller as a class at the top level of its module with a public, named method, or declare the body unknown',
-    );
+    return problem(at, diagnosticMessage('bodyTypeNotNameable', 'notNameable', written, owner.reason));
   }
   const site = { start: at.getStart(file), end: at.getEnd() };
   const validation = {
@@ -107,8 +85,8 @@ export function parameterTypeQuery(tk: Toolkit, parameter: ts.ParameterDeclarati
   return `Parameters<${methodType}>[${index}]`;
 }
 
-function problem(key: DiagnosticKey, node: ts.Node, message: string): BodyValidationAnswer {
-  return { problems: [{ key, node, message }] };
+function problem(node: ts.Node, message: DiagnosticMessage): BodyValidationAnswer {
+  return { problems: [{ node, message }] };
 }
 
 function isThisParameter(tsi: typeof ts, parameter: ts.ParameterDeclaration): boolean {

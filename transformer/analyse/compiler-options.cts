@@ -4,6 +4,7 @@
 // than reading one option by name: whatever makes TypeScript write legacy decorators is refused, and
 // the options to remove are found among the project's own by what they change in that emit.
 import type * as ts from 'typescript';
+import { diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import { kilnDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import type { Toolkit } from '../toolkit.cjs';
 
@@ -53,10 +54,11 @@ function legacyDecoratorDiagnostics(tsi: typeof ts, options: ts.CompilerOptions)
     : [];
   const configFile = options.configFile as ts.TsConfigSourceFile | undefined;
   const where = configFile === undefined ? 'compilerOptions' : `compilerOptions in ${configFile.fileName}`;
-  const message =
-    `${name} is on: TypeScript would compile Kiln's standard (TC39) decorators as legacy decorators and the app ` +
-    `would crash at start-up. Remove "${name}"${companions.join('')} from ${where}: Kiln uses standard decorators only`;
-  const diagnostic = kilnDiagnostic(tsi, 'legacyDecoratorsOption', undefined, message);
+  const diagnostic = kilnDiagnostic(
+    tsi,
+    undefined,
+    diagnosticMessage('legacyDecoratorsOption', 'optionOn', name, companions.join(''), where),
+  );
   if (configFile === undefined) return [diagnostic];
   // The option may come from an `extends`ed file: then the error points at the top of the project's own tsconfig.json.
   // (JSON nodes have no parents: positions are taken with the file given.)

@@ -3,13 +3,13 @@
 // Everything the build can know is checked here: no run-time value, not @Injectable(), cycles,
 // tokens whose type does not fit. What only the running app knows is checked by createServer.
 import type * as ts from 'typescript';
-import type { DiagnosticKey } from '../diagnostics/diagnostic-codes.cjs';
+import { type DiagnosticMessage, diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import type { RecognisedInjection } from '../find/injection-recognition.cjs';
 import { isInjectableDecorator } from '../find/injection-recognition.cjs';
 import type { DependencyModel } from './model.cjs';
 import type { Toolkit } from '../toolkit.cjs';
 
-type Report = (key: DiagnosticKey, node: ts.Node, message: string) => void;
+type Report = (node: ts.Node, message: DiagnosticMessage) => void;
 
 interface Edge {
   readonly target: ts.ClassLikeDeclaration;
@@ -74,11 +74,7 @@ export class InjectionAnalyser {
     let scope: DependencyModel['scope'] = 'shared';
     if (scopeDecorator?.kind === 'scope') {
       if (scopeDecorator.scope === undefined || !scopes.has(scopeDecorator.scope)) {
-        this.report(
-          'injectionMisplaced',
-          scopeDecorator.decorator,
-          '@Scope needs one of Scopes.SHARED, Scopes.LOCAL, Scopes.DEEP_LOCAL, known at build time',
-        );
+        this.report(scopeDecorator.decorator, diagnosticMessage('injectionMisplaced', 'scopeUnknown'));
         return undefined;
       }
       scope = scopeDecorator.scope as DependencyModel['scope'];
@@ -92,9 +88,15 @@ export class InjectionAnalyser {
       if (!this.#reachable(token)) return undefined;
       if (inject.provides !== undefined && !checker.isTypeAssignableTo(inject.provides, declared)) {
         this.report(
-          'tokenTypeMismatch',
           token,
-          `@Inject(${token.getText()}) provides ${checker.typeToString(inject.provides)}, which parameter '${parameterName}: ${checker.typeToString(declared)}' does not accept`,
+          diagnosticMessage(
+            'tokenTypeMismatch',
+            'mismatch',
+            token.getText(),
+            checker.typeToString(inject.provides),
+            parameterName,
+            checker.typeToString(declared),
+          ),
         );
         return undefined;
       }
@@ -111,9 +113,8 @@ export class InjectionAnalyser {
     if (reference === undefined || target === undefined) {
       const written = typeNode?.getText() ?? checker.typeToString(declared);
       this.report(
-        'injectionNoRuntimeValue',
         typeNode ?? parameter.name,
-        `parameter '${parameterName}' of ${className(cls)} is typed '${written}', which has no run-time value to inject: type it with an @Injectable() class, or add @Inject(token) and register the token in createServer({ injections })`,
+        diagnosticMessage('injectionNoRuntimeValue', 'noValue', parameterName, className(cls), written),
       );
       return undefined;
     }
@@ -121,11 +122,7 @@ export class InjectionAnalyser {
     const { declaration } = target;
     const own = !declaration.getSourceFile().isDeclarationFile;
     if (own && !this.isInjectable(declaration)) {
-      this.report(
-        'notInjectable',
-        typeNode!,
-        `parameter '${parameterName}' of ${className(cls)} needs ${className(declaration)}, which is not marked @Injectable(): add @Injectable() to ${className(declaration)}, or register it with @Inject(token)`,
-      );
+      this.report(typeNode!, diagnosticMessage('notInjectable', 'notMarked', parameterName, className(cls), className(declaration)));
       return undefined;
     }
     this.#addEdge(cls, declaration, parameter);
@@ -143,11 +140,7 @@ export class InjectionAnalyser {
         const seen = state.get(edge.target);
         if (seen === 'visiting') {
           const cycle = [...stack.slice(stack.indexOf(edge.target)), edge.target].map(className).join(' -> ');
-          this.report(
-            'dependencyCycle',
-            edge.node,
-            `dependency cycle: ${cycle}. Break it: move what both need into a third service, or inject a token whose value is built by a factory`,
-          );
+          this.report(edge.node, diagnosticMessage('dependencyCycle', 'cycle', cycle));
         } else if (seen === undefined) {
           visit(edge.target);
         }
@@ -181,19 +174,11 @@ export class InjectionAnalyser {
           (tsi.isImportSpecifier(declaration) && declaration.parent.parent.isTypeOnly)
         : false;
     if (typeOnly) {
-      this.report(
-        'injectionNotReachable',
-        expression,
-        `${root.getText()} is imported with 'import type', so the build has no value to inject: import it as a value`,
-      );
+      this.report(expression, diagnosticMessage('injectionNotReachable', 'typeOnlyImport', root.getText()));
       return false;
     }
     if (!atModuleScope(this.tk, declaration)) {
-      this.report(
-        'injectionNotReachable',
-        expression,
-        `${root.getText()} is declared inside a function, where the dependency list written at module scope cannot name it: declare it at module scope`,
-      );
+      this.report(expression, diagnosticMessage('injectionNotReachable', 'insideFunction', root.getText()));
       return false;
     }
     return true;

@@ -2,7 +2,7 @@ import type * as ts from 'typescript';
 import type { Conversion, ItemConversion } from './model.cjs';
 import type { Toolkit } from '../toolkit.cjs';
 
-/** What the spec's `items` argument declares. */
+/** What a parameter decorator's `items` argument (`@Query('ids', [Number])`) declares. */
 export type ItemsDeclaration =
   | { readonly kind: 'item-type'; readonly item: 'text' | 'number' | 'boolean' | 'date'; readonly written: string }
   | { readonly kind: 'values'; readonly values: readonly (string | number)[] }

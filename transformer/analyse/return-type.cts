@@ -4,7 +4,7 @@
 // check. Like typed bodies (body-validation.cts), the type is named with a type query on the
 // handler itself (`Awaited<ReturnType<Users['list']>>`), never reprinted.
 import type * as ts from 'typescript';
-import type { DiagnosticKey } from '../diagnostics/diagnostic-codes.cjs';
+import { type DiagnosticMessage, diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import { typiaConfigured } from './body-validation.cjs';
 import { recogniseKilnDecorator } from '../find/route-recognition.cjs';
 import { ownSourceFiles } from './analyse-program.cjs';
@@ -48,7 +48,7 @@ export interface ResponsesModel {
 type Verdict =
   | { readonly serialise: true; readonly shape: ShapeRef }
   | { readonly serialise: false }
-  | { readonly problem: DiagnosticKey; readonly message: string };
+  | { readonly problem: DiagnosticMessage };
 
 /** Nesting deeper than this is not searched (recursive generic types never end). */
 const deepest = 24;
@@ -71,18 +71,9 @@ export function analyseResponses(tk: Toolkit, option: TypedResponsesOption | und
     const visit = (node: ts.Node): void => {
       if (tk.ts.isMethodDeclaration(node) && isRoute(tk, node)) {
         const verdict = typia || option !== undefined ? verdictOf(tk, node, warnings) : { serialise: false as const };
-        if ('problem' in verdict) diagnostics.push(kilnDiagnostic(tk.ts, verdict.problem, node.name, verdict.message));
+        if ('problem' in verdict) diagnostics.push(kilnDiagnostic(tk.ts, node.name, verdict.problem));
         else if (verdict.serialise && !typia) {
-          diagnostics.push(
-            kilnDiagnostic(
-              tk.ts,
-              'typedResponsesWithoutTypia',
-              node.name,
-              '"typedResponses" is set in the @kiln/core/transformer entry, and typed responses are written by typia: ' +
-                'add { "transform": "typia/lib/transform" } after Kiln\'s entry in compilerOptions.plugins (and npm install typia), ' +
-                'or remove the option',
-            ),
-          );
+          diagnostics.push(kilnDiagnostic(tk.ts, node.name, diagnosticMessage('typedResponsesWithoutTypia', 'noTypia')));
         } else if (verdict.serialise) {
           const owner = ownerTypeOf(tk, node);
           // A handler generated code cannot name (a class inside a function, a private method) keeps JSON.stringify.
@@ -125,12 +116,7 @@ function verdictOf(tk: Toolkit, method: ts.MethodDeclaration, warnings: Map<stri
     return root === 'asIs' ? { serialise: false } : { serialise: true, shape: root };
   }
   const where = found.path === '' ? 'the return type' : `'${found.path}' in the return type`;
-  return {
-    problem: 'bigintInResponse',
-    message:
-      `${method.name.getText()} returns a bigint (${where}), which JSON cannot carry (JSON.stringify throws on it): ` +
-      'return it as a string (value.toString()) or a number, and declare the return type so',
-  };
+  return { problem: diagnosticMessage('bigintInResponse', 'bigint', method.name.getText(), where) };
 }
 
 /** KILN152 at the declaration of the property holding a part written as it is (once per place and part). */
@@ -145,11 +131,8 @@ function warnUnfiltered(tk: Toolkit, method: ts.MethodDeclaration, part: Unfilte
     key,
     kilnDiagnostic(
       tk.ts,
-      'unfilterableResponsePart',
       node,
-      `${where} in the return value of ${owner}${method.name.getText()} is ${part.what}, which cannot be filtered: it is sent as it is, ` +
-        'every property it holds included. Declare its properties to send only those',
-      tk.ts.DiagnosticCategory.Warning,
+      diagnosticMessage('unfilterableResponsePart', 'sentAsItIs', where, `${owner}${method.name.getText()}`, part.what),
     ),
   );
 }

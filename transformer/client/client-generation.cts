@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type * as ts from 'typescript';
 import type { ProgramModel } from '../analyse/analyse-program.cjs';
+import { type DiagnosticMessage, diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import { kilnGlobalDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import { buildOpenApiDocument, type OpenApiDocument } from '../openapi/openapi-document.cjs';
 import { loadTypiaCore } from '../openapi/type-schemas.cjs';
@@ -25,8 +26,8 @@ export interface ClientGeneration {
   readonly diagnostics: readonly ts.Diagnostic[];
 }
 
-function refused(tk: ProgramToolkit, message: string): ClientGeneration {
-  return { outputFile: undefined, text: undefined, diagnostics: [kilnGlobalDiagnostic(tk.ts, 'clientOptionInvalid', message)] };
+function refused(tk: ProgramToolkit, message: DiagnosticMessage): ClientGeneration {
+  return { outputFile: undefined, text: undefined, diagnostics: [kilnGlobalDiagnostic(tk.ts, message)] };
 }
 
 /** Writes a file whole then renames it (a reader never sees half of it), only when its content changes. */
@@ -57,30 +58,28 @@ export function generateClient(
 ): ClientGeneration {
   const given = options as Partial<TypedClientOptions> | null;
   if (typeof given !== 'object' || given === null || typeof given.output !== 'string' || !/\.[cm]?ts$/.test(given.output)) {
-    return refused(tk, 'the client option needs the TypeScript file to write, e.g. "client": { "output": "src/client.ts" }');
+    return refused(tk, diagnosticMessage('clientOptionInvalid', 'noOutput'));
   }
   if (given.runtimeModule !== undefined && (typeof given.runtimeModule !== 'string' || given.runtimeModule === '')) {
-    return refused(tk, 'client.runtimeModule must name a module, e.g. "@kiln/core/client"');
+    return refused(tk, diagnosticMessage('clientOptionInvalid', 'runtimeModule'));
   }
   const diagnostics: ts.Diagnostic[] = [];
   if (document === undefined) {
     const typia = loadTypiaCore(projectDir);
-    if (typia === undefined) return refused(tk, 'the client is typed from the schemas typia writes: npm install --save-dev typia');
+    if (typia === undefined) return refused(tk, diagnosticMessage('clientOptionInvalid', 'noTypia'));
     const built = buildOpenApiDocument(tk, model, typia, { info: infoOf(projectDir) });
     document = built.document;
     diagnostics.push(...built.diagnostics);
   }
   const { text, problems } = writeClientModule(document, given.runtimeModule);
-  for (const problem of problems) {
-    diagnostics.push(
-      kilnGlobalDiagnostic(tk.ts, problem.kind === 'inputNameClash' ? 'clientInputNameClash' : 'clientFunctionNameClash', problem.message),
-    );
-  }
+  for (const problem of problems) diagnostics.push(kilnGlobalDiagnostic(tk.ts, problem.message));
   const outputFile = resolve(projectDir, given.output);
   try {
     writeWhenChanged(outputFile, text);
   } catch (error) {
-    diagnostics.push(kilnGlobalDiagnostic(tk.ts, 'clientNotWritten', `writing ${outputFile} failed: ${(error as Error).message}`));
+    diagnostics.push(
+      kilnGlobalDiagnostic(tk.ts, diagnosticMessage('clientNotWritten', 'writeFailed', outputFile, (error as Error).message)),
+    );
   }
   return { outputFile, text, diagnostics };
 }

@@ -2,6 +2,7 @@
 // routes (transformer/openapi/): one function per operation, grouped by its tag (the controller),
 // named by its operationId, typed by the document's schemas. Plain TypeScript: interfaces and
 // type literals, no inference chain for the consumer's checker to walk.
+import { type DiagnosticMessage, diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import type { OpenApiDocument } from '../openapi/openapi-document.cjs';
 import { componentTypeName, docComment, propertyKey, typeText } from './schema-types.cjs';
 
@@ -10,8 +11,7 @@ type Json = { readonly [key: string]: unknown };
 /** A route the client cannot give a function to, with why (reported as a KILN diagnostic). */
 export interface ClientProblem {
   readonly operationId: string;
-  readonly kind: 'inputNameClash' | 'functionNameClash';
-  readonly message: string;
+  readonly message: DiagnosticMessage;
 }
 
 export interface ClientModule {
@@ -64,8 +64,7 @@ function routeOf(path: string, method: string, operation: Json, problems: Client
     if (names.has(name))
       problems.push({
         operationId,
-        kind: 'inputNameClash',
-        message: `two inputs of ${method.toUpperCase()} ${path} (${operationId}) are named '${name}' in its client function's input; rename one parameter (a query key, route parameter or header), or the one named 'body'`,
+        message: diagnosticMessage('clientInputNameClash', 'sameName', method.toUpperCase(), path, operationId, name),
       });
     names.add(name);
   };
@@ -145,8 +144,14 @@ export function writeClientModule(document: OpenApiDocument, runtimeModule = '@k
       if (first !== undefined) {
         problems.push({
           operationId: String(operation['operationId']),
-          kind: 'functionNameClash',
-          message: `${method.toUpperCase()} ${path} (${String(operation['operationId'])}) would be the client function ${route.group}.${route.name}, which another route of the controller already is; give one an @operationId tag in its JSDoc`,
+          message: diagnosticMessage(
+            'clientFunctionNameClash',
+            'sameFunction',
+            method.toUpperCase(),
+            path,
+            String(operation['operationId']),
+            `${route.group}.${route.name}`,
+          ),
         });
         continue;
       }

@@ -16,7 +16,7 @@ export interface RecognisedBinding {
   readonly name: string | undefined;
   /** The decorator's first argument or the type's name argument (the name), for diagnostics. */
   readonly nameArgument: ts.Node | undefined;
-  /** The spec's second argument (`[Number]`, allowed values, an enum object). */
+  /** The decorator's second argument, `items` (`[Number]`, allowed values, an enum object). */
   readonly items: ts.Expression | undefined;
   /** The type the binding injects as it is (`KilnRequest`, `KilnRequest['ip']`); `undefined` when converted from text. */
   readonly value: ts.Type | undefined;

@@ -3,6 +3,7 @@
 // written by typia in one pass at the end, so shared types become shared components.
 import type * as ts from 'typescript';
 import type { ProgramModel } from '../analyse/analyse-program.cjs';
+import { diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import { kilnDiagnostic, kilnGlobalDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import type { ProgramToolkit, Toolkit } from '../toolkit.cjs';
 import { readDocComment } from './route-doc-comment.cjs';
@@ -64,12 +65,7 @@ export function buildOpenApiDocument(
     const where = `${source.className}.${source.methodName}`;
     if (source.path === undefined) {
       diagnostics.push(
-        kilnDiagnostic(
-          tk.ts,
-          'openApiPathUnknown',
-          source.decorator,
-          `the path of ${source.method} route ${where} is not known at build time, so the OpenAPI document cannot describe it; write the controller's and the route's paths as string literals or consts`,
-        ),
+        kilnDiagnostic(tk.ts, source.decorator, diagnosticMessage('openApiPathUnknown', 'pathUnknown', source.method, where)),
       );
       continue;
     }
@@ -82,9 +78,17 @@ export function buildOpenApiDocument(
       diagnostics.push(
         kilnDiagnostic(
           tk.ts,
-          'duplicateOperationId',
           source.declaration.name,
-          `operationId '${operationId}' of ${source.method} ${source.path} is already used by ${first.method} ${first.path} (${first.declaration.getSourceFile().fileName.replace(/^.*[\\/]/, '')}); rename one class or method, or give one an @operationId tag in its JSDoc`,
+          diagnosticMessage(
+            'duplicateOperationId',
+            'taken',
+            operationId,
+            source.method,
+            source.path,
+            first.method,
+            first.path!,
+            first.declaration.getSourceFile().fileName.replace(/^.*[\\/]/, ''),
+          ),
         ),
       );
       continue;
@@ -133,9 +137,8 @@ export function buildOpenApiDocument(
             diagnostics.push(
               kilnDiagnostic(
                 tk.ts,
-                'openApiTypeNotDescribable',
                 node.type ?? node,
-                `the body type of ${where} cannot be described in JSON schema: ${schema.problems.join('; ')}`,
+                diagnosticMessage('openApiTypeNotDescribable', 'body', where, schema.problems.join('; ')),
               ),
             );
             continue;
@@ -158,9 +161,8 @@ export function buildOpenApiDocument(
           diagnostics.push(
             kilnDiagnostic(
               tk.ts,
-              'openApiTypeNotDescribable',
               node.type ?? node,
-              `parameter '${parameter.parameterName}' of ${where} cannot be described in JSON schema: ${object.problems.join('; ')}`,
+              diagnosticMessage('openApiTypeNotDescribable', 'parameter', parameter.parameterName, where, object.problems.join('; ')),
             ),
           );
           continue;
@@ -184,9 +186,8 @@ export function buildOpenApiDocument(
       diagnostics.push(
         kilnDiagnostic(
           tk.ts,
-          'openApiNotJson',
           source.declaration.name,
-          `${where} returns '${success.typeText}', which JSON cannot describe: ${success.problems.join('; ')}. Return JSON data, or a Response (described as any content; a @produces <media-type> JSDoc tag names its type)`,
+          diagnosticMessage('openApiNotJson', 'notJson', where, success.typeText, success.problems.join('; ')),
         ),
       );
     }
@@ -231,9 +232,7 @@ export function buildOpenApiDocument(
   try {
     written = schemas.write();
   } catch (error) {
-    diagnostics.push(
-      kilnGlobalDiagnostic(tk.ts, 'openApiNotWritten', `the OpenAPI document could not be written: ${(error as Error).message}`),
-    );
+    diagnostics.push(kilnGlobalDiagnostic(tk.ts, diagnosticMessage('openApiNotWritten', 'notGenerated', (error as Error).message)));
     written = { schemas: [], components: {} };
   }
   const resolved = resolvePending(paths, written.schemas);

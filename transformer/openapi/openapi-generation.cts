@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type * as ts from 'typescript';
 import type { ProgramModel } from '../analyse/analyse-program.cjs';
+import { type DiagnosticMessage, diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import { kilnGlobalDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import type { ProgramToolkit } from '../toolkit.cjs';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi-document.cjs';
@@ -19,8 +20,8 @@ export interface OpenApiGeneration {
   readonly diagnostics: readonly ts.Diagnostic[];
 }
 
-function problem(tk: ProgramToolkit, message: string): OpenApiGeneration {
-  return { document: undefined, outputFile: undefined, diagnostics: [kilnGlobalDiagnostic(tk.ts, 'openApiOptionInvalid', message)] };
+function problem(tk: ProgramToolkit, message: DiagnosticMessage): OpenApiGeneration {
+  return { document: undefined, outputFile: undefined, diagnostics: [kilnGlobalDiagnostic(tk.ts, message)] };
 }
 
 /** `info` from the option, else from the project's package.json (`name`, `version`). */
@@ -44,19 +45,16 @@ function infoOf(options: OpenApiOptions, projectDir: string): OpenApiInfo {
 export function generateOpenApi(tk: ProgramToolkit, model: ProgramModel, options: unknown, projectDir: string): OpenApiGeneration {
   const given = options as Partial<OpenApiOptions> | null;
   if (typeof given !== 'object' || given === null || typeof given.output !== 'string' || given.output === '') {
-    return problem(
-      tk,
-      'the openapi option needs an output file, e.g. "openapi": { "output": "openapi.json", "info": { "title": "Bookshop", "version": "1.0.0" } }',
-    );
+    return problem(tk, diagnosticMessage('openApiOptionInvalid', 'noOutput'));
   }
   if (given.info !== undefined && (typeof given.info?.title !== 'string' || typeof given.info?.version !== 'string')) {
-    return problem(tk, 'openapi.info needs a string title and a string version, e.g. { "title": "Bookshop", "version": "1.0.0" }');
+    return problem(tk, diagnosticMessage('openApiOptionInvalid', 'info'));
   }
   if (given.servers !== undefined && (!Array.isArray(given.servers) || given.servers.some((s) => typeof s?.url !== 'string'))) {
-    return problem(tk, 'openapi.servers must be a list of { "url": "..." }');
+    return problem(tk, diagnosticMessage('openApiOptionInvalid', 'servers'));
   }
   const typia = loadTypiaCore(projectDir);
-  if (typia === undefined) return problem(tk, "the OpenAPI document's schemas are written by typia: npm install --save-dev typia");
+  if (typia === undefined) return problem(tk, diagnosticMessage('openApiOptionInvalid', 'noTypia'));
 
   const head = { info: infoOf(given as OpenApiOptions, projectDir), ...(given.servers === undefined ? {} : { servers: given.servers }) };
   const { document, diagnostics } = buildOpenApiDocument(tk, model, typia, head);
@@ -82,7 +80,7 @@ export function generateOpenApi(tk: ProgramToolkit, model: ProgramModel, options
       outputFile,
       diagnostics: [
         ...diagnostics,
-        kilnGlobalDiagnostic(tk.ts, 'openApiNotWritten', `writing ${outputFile} failed: ${(error as Error).message}`),
+        kilnGlobalDiagnostic(tk.ts, diagnosticMessage('openApiNotWritten', 'writeFailed', outputFile, (error as Error).message)),
       ],
     };
   }

@@ -1,5 +1,6 @@
 import type * as ts from 'typescript';
 import { emitTransformer, type EmitPlan } from '../emit/emit-transformer.cjs';
+import { diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import { kilnDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import { restoreSourcesContent } from '../emit/source-map-content.cjs';
 import { relocateValidatorDiagnostics } from './validator-diagnostics.cjs';
@@ -36,7 +37,13 @@ export function hookDiagnostics(program: ts.Program, hooks: HookOptions): void {
       } else if (!unusedCodes.has(diagnostic.code)) {
         const file = hooks.original.getSourceFile(diagnostic.file!.fileName)!;
         const message = hooks.ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
-        found.push(kilnDiagnostic(hooks.ts, 'generatedCodeError', file.statements[file.statements.length - 1] ?? file, message));
+        found.push(
+          kilnDiagnostic(
+            hooks.ts,
+            file.statements[file.statements.length - 1] ?? file,
+            diagnosticMessage('generatedCodeError', 'generatedCode', message),
+          ),
+        );
       }
     }
     for (const diagnostic of hooks.kilnErrors) {

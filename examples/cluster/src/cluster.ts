@@ -40,6 +40,8 @@ if (cluster.isPrimary) {
   let redis: Redis | undefined;
   if (storeKind === 'redis') {
     redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    // Without a listener, an outage prints an unhandled 'error' event for every retry (the store fails open meanwhile).
+    redis.on('error', (error) => console.warn(`worker ${id}: redis: ${error.message}`));
     // Under a burst a Redis answer can take longer than the default 200 ms, and the store then fails open:
     // REDIS_TIMEOUT_MS lets a load test wait instead.
     store = new RedisStore({

@@ -2,7 +2,7 @@ import type { KilnRequest } from '@kiln/core';
 
 /**
  * Which rate-limit header fields a limiter writes:
- * - `true` (default): the spec's `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (Unix seconds);
+ * - `true` (default): the three fields `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (Unix seconds);
  * - `'draft-6'`: the same three as the IETF draft 6 defines them (`RateLimit-Reset` in seconds
  *   from now) plus `RateLimit-Policy: <max>;w=<window s>`;
  * - `'draft-7'`: one `RateLimit: limit=…, remaining=…, reset=…` field plus `RateLimit-Policy`;
@@ -57,7 +57,7 @@ export function headerWriter(settings: HeaderSettings): HeaderWriter | undefined
 
   let standard: HeaderWriter | undefined;
   if (standardHeaders === true) {
-    // hot path: the spec's three headers, no allocation beyond their strings
+    // hot path: the three headers, no allocation beyond their strings
     standard = (req, count, resetTime) => {
       req.setResponseHeader('RateLimit-Limit', limitText);
       req.setResponseHeader('RateLimit-Remaining', remainingOf(count));

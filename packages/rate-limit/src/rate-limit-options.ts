@@ -35,7 +35,7 @@ export interface RateLimitOptions {
    * Answers a refused request. It may return data (sent as JSON with status 429), a `Response`
    * (sent as is), `undefined` (the default 429), or throw `HttpError(429, message)`.
    * `remaining` is always 0; `resetTime` is the Unix time in milliseconds when a request will pass
-   * again. Default: the spec's JSON 429.
+   * again. Default: Kiln's JSON 429 (`{ error, message }`).
    *
    * @example (req, limit, remaining, resetTime) => ({ error: 'slow down', retryAt: new Date(resetTime).toISOString() })
    */
@@ -47,7 +47,7 @@ export interface RateLimitOptions {
    */
   skip?: (req: KilnRequest) => boolean | Promise<boolean>;
   /**
-   * Which rate-limit header fields to add (see `StandardHeaders`): `true` (default) the spec's
+   * Which rate-limit header fields to add (see `StandardHeaders`): `true` (default) the three
    * `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (Unix seconds); `'draft-6'`,
    * `'draft-7'` or `'draft-8'` the IETF draft's fields; `false` none. `Retry-After` is added to a
    * 429 unless both this and `legacyHeaders` are off.

@@ -35,8 +35,8 @@ export interface RateLimitHit {
 }
 
 /**
- * Counter storage for `rateLimit`. Only `increment` and `reset` are required (the spec's
- * interface); each may answer synchronously or with a promise, and the middleware awaits only
+ * Counter storage for `rateLimit`. Only `increment` and `reset` are required (the
+ * interface of express-rate-limit's stores); each may answer synchronously or with a promise, and the middleware awaits only
  * when it gets a promise.
  *
  * - `increment(key)` counts one request for `key` and returns the requests in the window, this
@@ -55,7 +55,7 @@ export interface RateLimitHit {
  *
  * @example
  * ```ts
- * // The spec's "typical" store on a key-value server: INCR, then EXPIRE when the count is 1.
+ * // A typical store on a key-value server: INCR, then EXPIRE when the count is 1.
  * const windowMs = 60_000;
  * const store: RateLimitStore = {
  *   async increment(key) {

@@ -1,4 +1,4 @@
-/** The spec's default 429: JSON `{ error, message }` with the seconds to wait. */
+/** The default 429: JSON `{ error, message }` with the seconds to wait. */
 export function tooManyRequests(retryAfterSeconds: number): Response {
   return json429({
     error: 'Too Many Requests',

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import { errorBody } from '../../response/error-body.js';
+import { reasonPhrase } from '../../response/reason-phrase.js';
 
 interface ParserError extends Error {
   code?: string;
@@ -34,9 +35,8 @@ export function answerClientError(error: ParserError, socket: Socket): void {
   }
   const status = statusFor(error);
   const body = errorBody(status, messageFor(status));
-  const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${status} ${reasonPhrase(status)}\r\ncontent-type: application/json; charset=utf-8\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
   socket.destroySoon?.();

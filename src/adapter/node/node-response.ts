@@ -3,7 +3,7 @@ import { kCloseConnection, kCompression, kReport, kResponseHeaders, kSendTimeout
 import { sendWhole } from './encoded-body.js';
 import type { NodeRequest } from './node-request.js';
 import { isPromiseLike } from '../../is-promise-like.js';
-import { KilnError } from '../../kiln-error.js';
+import { kilnError } from '../../kiln-error.js';
 import { errorOutcome } from '../../response/error-body.js';
 import { isSendableStatus } from '../../response/header-rules.js';
 import { jsonContentType, serialize, valueStatus } from '../../response/json-body.js';
@@ -38,8 +38,7 @@ export function writeJson(res: ServerResponse, req: NodeRequest | undefined, sta
 // hot path: a plain return value or an error, with the request's recorded headers
 function writeRequestJson(req: NodeRequest, status: number, body: string | undefined): void {
   try {
-    if (!isSendableStatus(status))
-      throw new KilnError('KILN042', `${req.method} ${req.path} answered with the status ${String(status)}; Kiln sends 200 to 599`);
+    if (!isSendableStatus(status)) throw kilnError('KILN042', 'routeStatus', req.method, req.path, String(status));
     // compression() recorded a coding: the writer of encoded bodies decides (one property read otherwise)
     if (req[kCompression] !== undefined && body !== undefined)
       sendWhole(req, status, appendRecorded(req, ['content-type', jsonContentType]), body);

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { KilnError } from '../../kiln-error.js';
+import { kilnError } from '../../kiln-error.js';
 import type { NodeRequest } from './node-request.js';
 import { kCloseConnection, kCompression, kReport, kSendTimeout } from '../../symbols.js';
 import { addVary, compressionPlan, compressStream, markEncoded } from '../../compression/response-compression.js';
@@ -74,18 +74,13 @@ export function writeWebResponse(req: NodeRequest, response: Response): void {
     const decoded = decodedByFetch(response);
     const merged = withRecordedHeaders(req, response);
     status = merged.status;
-    if (!isSendableStatus(status))
-      throw new KilnError('KILN042', `A returned Response has the status ${String(status)}; Kiln sends 200 to 599`);
+    if (!isSendableStatus(status)) throw kilnError('KILN042', 'responseStatus', String(status));
     // Kiln's own Response keeps its string or bytes: no stream is made or read to send them.
     source = keptBody(merged);
     body = null;
     if (source === undefined) {
       body = merged.body;
-      if (merged.bodyUsed || body?.locked)
-        throw new KilnError(
-          'KILN043',
-          'A returned Response has a body that is locked or already read: return a new Response, or response.clone() before reading it',
-        );
+      if (merged.bodyUsed || body?.locked) throw kilnError('KILN043', 'bodyUsed');
       source = responseSource(merged);
     }
     headers = pendingHeaders(merged) ?? sendableHeaders(merged, decoded);
@@ -211,7 +206,7 @@ function writeHead(req: NodeRequest, status: number, headers: string[]): boolean
 }
 
 function refused(error: unknown): unknown {
-  const failure = new KilnError('KILN041', `A returned Response could not be sent as built: ${(error as Error)?.message ?? String(error)}`);
+  const failure = kilnError('KILN041', 'notSendable', (error as Error)?.message ?? String(error));
   failure.cause = error;
   return failure;
 }
