@@ -34,8 +34,8 @@ function shuttingDown(): Response {
 }
 
 export const startDenoListener: StartListener = async (target, port, host) => {
-  const { config, serve, maxHeadersCount } = target;
-  const maxHeaderSize = config.maxHeaderSize ?? 16 * 1024;
+  const { limits, serve } = target;
+  const { maxHeaderSize, maxHeadersCount } = limits;
   const deno = (globalThis as unknown as { Deno: DenoRuntime }).Deno;
   // Deno's shutdown() makes the bodies of requests in flight unreadable ("resource unavailable"):
   // close() first waits for every handler to settle (an upload still arriving finishes, as on Node
