@@ -44,6 +44,8 @@ export type { KilnRequest } from './request/kiln-request.js';
 export type { QueryValues } from './request/query-string.js';
 export type { UploadOptions } from './request/upload-options.js';
 export type { HealthCheck, HealthOptions } from './health/health-options.js';
+export { env } from './config/env.js';
+export { isSecretName, type EnvSource } from './config/read-env.js';
 export type { MiddlewareFunction, MiddlewareClass, MiddlewareLike } from './middleware.js';
 export { cors } from './middlewares/cors.js';
 export type { CorsOptions, CorsOrigin } from './middlewares/cors-options.js';

@@ -332,6 +332,25 @@ export const runtimeErrors = {
         `health: GET ${path} (${handler}) is already a route of the app; choose another health.${handler} path`,
     },
   },
+  KILN051: {
+    means:
+      'the environment does not give a valid configuration for `env<T>()`: one error lists every missing or invalid variable by name (values of secret-named variables never shown)',
+    when: 'start-up',
+    messages: {
+      invalidEnvironment: (type: string, problems: readonly string[]) =>
+        `The environment does not give a valid ${type} (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+      noEnvironment: () =>
+        'env<T>(): this runtime has no process.env or Deno.env (Workers): pass the env binding, env<AppConfig>(env) in your fetch handler',
+    },
+  },
+  KILN052: {
+    means: '`env<T>()` was called without being compiled by `@kiln/core/transformer`, which writes the reader of `T`',
+    when: 'start-up',
+    messages: {
+      envNotCompiled: () =>
+        'env<T>() was not compiled by @kiln/core/transformer, which writes the reader of T: add it to compilerOptions.plugins (docs: guide/configuration.md)',
+    },
+  },
   KILN070: {
     means: 'the `trustProxy` setting is not a boolean, a hop count or a list of addresses/CIDR ranges',
     when: 'start-up',

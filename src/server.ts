@@ -1,6 +1,7 @@
 import { buildRouteTable } from './app/route-table.js';
 import { withDocsRoutes } from './openapi/docs-routes.js';
 import { kilnError } from './kiln-error.js';
+import { isFileSystemRefusal } from './openapi/file-system-refusal.js';
 import { RequestPipeline } from './pipeline/request-pipeline.js';
 import { FetchRequest } from './request/fetch-request.js';
 import type { KilnRequest, RequestCore, RequestOptions } from './request/kiln-request.js';
@@ -133,9 +134,25 @@ export function createServer(config: KilnConfig): KilnServer {
     routes = Object.freeze(table.routes.map((route) => route.info));
   };
   const factories = container.runFactories();
-  if (factories === undefined) assemble();
+  let refused: unknown;
+  if (factories === undefined) {
+    try {
+      assemble();
+    } catch (error) {
+      // On Workers, docs as a path (or docs.ui) is reported when this server starts, not as the module
+      // loads: a worker may import a module that creates the Node server and build its own.
+      if (!isFileSystemRefusal(error)) throw error;
+      refused = error;
+    }
+  }
   let started = false;
-  const ready = (factories === undefined ? container.init() : factories.then(assemble).then(() => container.init())).then(() => {
+  const starting =
+    refused !== undefined
+      ? Promise.reject(refused)
+      : factories === undefined
+        ? container.init()
+        : factories.then(assemble).then(() => container.init());
+  const ready = starting.then(() => {
     started = true;
   });
   // A failed start is reported by listen() and fetch(), never as an unhandled rejection.

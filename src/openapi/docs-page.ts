@@ -5,6 +5,7 @@ import type * as NodeModule from 'node:module';
 import type * as Path from 'node:path';
 import { kilnError } from '../kiln-error.js';
 import { optionalNodeBuiltin } from '../node-builtin.js';
+import { fileSystemRefusal, onWorkers } from './file-system-refusal.js';
 
 /** One file of the page: its path under the page's, its type and its bytes. */
 export interface DocsAsset {
@@ -43,8 +44,8 @@ function swaggerUiDist(): { dir: string; version: string; readFileSync: typeof F
   const fs = optionalNodeBuiltin<typeof Fs>('node:fs');
   const path = optionalNodeBuiltin<typeof Path>('node:path');
   const module = optionalNodeBuiltin<typeof NodeModule>('node:module');
-  if (fs === undefined || path === undefined || module === undefined) {
-    throw kilnError('KILN033', 'noFileSystem');
+  if (fs === undefined || path === undefined || module === undefined || onWorkers()) {
+    throw fileSystemRefusal(kilnError('KILN033', 'noFileSystem'));
   }
   try {
     const manifest = module.createRequire(import.meta.url).resolve('swagger-ui-dist/package.json');

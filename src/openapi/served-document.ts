@@ -11,6 +11,7 @@ import type { DocsOptions } from './docs-options.js';
 import { middlewareDescription, type MiddlewareOpenApi } from './middleware-description.js';
 import { addSecurity } from './security-requirements.js';
 import { optionalNodeBuiltin } from '../node-builtin.js';
+import { fileSystemRefusal, onWorkers } from './file-system-refusal.js';
 
 type Json = Record<string, any>;
 
@@ -47,8 +48,8 @@ export function readDocument(document: DocsOptions['document']): Json {
   let parsed: unknown = document;
   if (typeof document === 'string' || document instanceof URL) {
     const fs = optionalNodeBuiltin<typeof Fs>('node:fs');
-    if (fs === undefined) {
-      throw kilnError('KILN031', 'noFileSystem', String(document));
+    if (fs === undefined || onWorkers()) {
+      throw fileSystemRefusal(kilnError('KILN031', 'noFileSystem', String(document)));
     }
     try {
       parsed = JSON.parse(fs.readFileSync(document, 'utf8'));

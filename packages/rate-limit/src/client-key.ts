@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { KilnRequest } from '@kiln/core';
 import { ipv6Prefix } from './ipv6-prefix.js';
+import { base64url, sha256 } from './digests.js';
 
 /** Keys longer than this are replaced by a fixed-size hash: memory per key stays bounded whatever a key generator returns. */
 export const maxKeyLength = 256;
@@ -42,7 +42,7 @@ export function defaultKeyGenerator(subnet: number | false, socketOnly: boolean)
 /** A key as given when short enough, else `sha256:` + its digest (so a 15 KB key costs 50 characters). */
 export function boundedKey(key: string): string {
   if (key.length <= maxKeyLength) return key;
-  return `sha256:${createHash('sha256').update(key).digest('base64url')}`;
+  return `sha256:${base64url(sha256(key))}`;
 }
 
 /** `fp:` + an FNV-1a hash of User-Agent and Accept-Language (no address contains `fp:`). */

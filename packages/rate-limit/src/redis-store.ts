@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { isNoScript, scriptRunner, type RedisClientLike, type ScriptRunner } from './redis-client.js';
 import { CallDeadlines } from './call-deadlines.js';
+import { base64url } from './digests.js';
 import type { RateLimitHit, RateLimitStore, RateLimitStoreOptions } from './rate-limit-store.js';
 import { slidingWindowScript, slidingWindowSha } from './sliding-window-script.js';
 import {
@@ -94,7 +94,7 @@ export class RedisStore implements RateLimitStore {
   #counter = false;
   #initialised = false;
   /** Members of the sorted sets must be unique across every process: a random id + a counter. */
-  readonly #id = randomBytes(6).toString('base64url');
+  readonly #id = base64url(globalThis.crypto.getRandomValues(new Uint8Array(6)));
   #sequence = 0;
   #failing = false;
   readonly #clock: (() => number) | undefined;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha1Hex } from './digests.js';
 import { redisNow } from './redis-now-script.js';
 
 /**
@@ -55,7 +55,7 @@ if ARGV[5] ~= '' and now >= window * windowMs then return { counted, previous, c
 return { counted, previous, current, now, window }
 `;
 
-export const slidingWindowCounterSha = createHash('sha1').update(slidingWindowCounterScript).digest('hex');
+export const slidingWindowCounterSha = sha1Hex(slidingWindowCounterScript);
 
 /**
  * Takes back one request that the counter script counted after RedisStore had given up on it
@@ -82,4 +82,4 @@ redis.call('SET', KEYS[1], string.format('%d %d %d', at, p, c), 'KEEPTTL')
 return 1
 `;
 
-export const counterTakeBackSha = createHash('sha1').update(counterTakeBackScript).digest('hex');
+export const counterTakeBackSha = sha1Hex(counterTakeBackScript);

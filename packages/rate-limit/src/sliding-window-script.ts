@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha1Hex } from './digests.js';
 import { redisNow } from './redis-now-script.js';
 
 /**
@@ -32,4 +32,4 @@ if oldest[2] then wait = tonumber(oldest[2]) + window - now end
 return { live + 1, wait, now }
 `;
 
-export const slidingWindowSha = createHash('sha1').update(slidingWindowScript).digest('hex');
+export const slidingWindowSha = sha1Hex(slidingWindowScript);

@@ -176,7 +176,7 @@ async function counterHeaders(options: RateLimitOptions, requests: number, clock
   return replies;
 }
 
-test("sliding-window-counter over HTTP: the spec's headers, then a truthful Retry-After that a client can wait for", () =>
+test('sliding-window-counter over HTTP: the RateLimit-* headers, then a truthful Retry-After that a client can wait for', () =>
   withClock(t0, async (clock) => {
     const limiter = rateLimit({ max: 4, windowMs: 10_000, algorithm: 'sliding-window-counter' });
     const s = await start({ controllers: [Ping], middlewares: [limiter] });

@@ -68,7 +68,7 @@ async function threeRequests(
   return replies as [Reply, Reply, Reply];
 }
 
-test("standardHeaders true (default): the spec's three headers exactly; the inner limiter's values", async () => {
+test("standardHeaders true (default): the three RateLimit-* headers exactly; the inner limiter's values", async () => {
   const [first, second, refused] = await threeRequests({});
   assert.equal(limitFields(first), { 'ratelimit-limit': '2', 'ratelimit-remaining': '1', 'ratelimit-reset': unix(t0 + 30_000) });
   assert.equal(limitFields(second), { 'ratelimit-limit': '2', 'ratelimit-remaining': '0', 'ratelimit-reset': unix(t0 + 30_000) });

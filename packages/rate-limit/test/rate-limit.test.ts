@@ -407,7 +407,7 @@ test('a custom store with only increment/reset works; reset is estimated as now 
   await s.close();
 });
 
-test("an async store is awaited (the spec's typical INCR + EXPIRE store on a fake key-value server)", async () => {
+test("an async store is awaited (the README's typical INCR + EXPIRE store on a fake key-value server)", async () => {
   const windowMs = 1500;
   const kv = new Map<string, { count: number; ttl?: number }>();
   const store: RateLimitStore = {

@@ -600,7 +600,7 @@ redisTest('two server processes sharing one Redis: the limit holds across both',
   }
 });
 
-redisTest("the spec's typical custom store (INCR, then EXPIRE of windowMs rounded up to seconds) works", async () => {
+redisTest("the README's typical custom store (INCR, then EXPIRE of windowMs rounded up to seconds) works", async () => {
   const windowMs = 1500;
   const store: RateLimitStore = {
     async increment(key) {

@@ -1,7 +1,7 @@
 // A project written from the deployment page's blocks, outside the repository, whose node_modules
-// holds what `npm install` gives a consumer: @kiln/core and @kiln/rate-limit linked to this
-// checkout, the other packages linked to its node_modules.
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+// holds what `npm install` gives a consumer: @kiln/core linked to this
+// checkout (@kiln/rate-limit's package.json and dist/ copied), the others linked to its node_modules.
+import { cpSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { root } from './doc-blocks.js';
@@ -19,7 +19,9 @@ export function deployProject(name: string, files: Readonly<Record<string, strin
   const modules = join(dir, 'node_modules');
   mkdirSync(join(modules, '@kiln'), { recursive: true });
   symlinkSync(root, join(modules, '@kiln', 'core'), 'dir');
-  symlinkSync(join(root, 'packages', 'rate-limit'), join(modules, '@kiln', 'rate-limit'), 'dir');
+  // Copied, not linked: from its real path, @kiln/rate-limit's own import of @kiln/core would find no package.
+  for (const part of ['package.json', 'dist'])
+    cpSync(join(root, 'packages', 'rate-limit', part), join(modules, '@kiln', 'rate-limit', part), { recursive: true });
   for (const pkg of installed) {
     mkdirSync(dirname(join(modules, pkg)), { recursive: true });
     symlinkSync(join(root, 'node_modules', pkg), join(modules, pkg), 'dir');
