@@ -15,6 +15,8 @@ export interface ListenTarget {
    */
   readonly serve: (request: Request, socketAddress?: string | SocketAddressOf, context?: unknown) => Response | Promise<Response>;
   readonly maxHeadersCount: number;
+  /** Share the port with other processes (SO_REUSEPORT); checked by assertReusePort first. */
+  readonly reusePort: boolean;
 }
 
 /**
