@@ -70,7 +70,7 @@ export {
 export { CookieSessionStore } from './session/cookie-session-store.js';
 export { jwtGuard } from './auth/jwt-guard.js';
 export type { JwtGuardOptions, JwksOptions, JwtAlgorithm } from './auth/jwt-guard-options.js';
-export type { JwtClaims } from './auth/jwt-claims.js';
+export type { JwtClaims, RegisteredClaims, VerifiedClaims } from './auth/jwt-claims.js';
 export { apiKeyGuard, type ApiKeyGuardOptions } from './auth/api-key-guard.js';
 export { canonicalAddress, type TrustProxy } from './request/client-address.js';
 

@@ -93,6 +93,10 @@ export const runtimeErrors = {
       uploadsLimit: (name: string, value: unknown) => `uploads.${name} must be a whole number of at least 0, got ${String(value)}`,
       uploadsTmpDir: () => 'uploads.tmpDir must be a folder path',
       milliseconds: (where: string, value: unknown) => `${where} must be a whole number of milliseconds (0 for none), got ${String(value)}`,
+      timeout: (option: string, longest: number, value: unknown) =>
+        `${option} must be a whole number of milliseconds from 0 to ${longest}, got ${String(value)}`,
+      headersAfterRequest: (headersTimeout: number, requestTimeout: number) =>
+        `headersTimeout (${headersTimeout} ms) must not be longer than requestTimeout (${requestTimeout} ms), which covers the headers too; 0 turns requestTimeout off`,
     },
   },
   KILN008: {
