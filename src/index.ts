@@ -44,6 +44,8 @@ export type { KilnRequest } from './request/kiln-request.js';
 export type { QueryValues } from './request/query-string.js';
 export type { UploadOptions } from './request/upload-options.js';
 export type { HealthCheck, HealthOptions } from './health/health-options.js';
+export { env } from './config/env.js';
+export { isSecretName, type EnvSource } from './config/read-env.js';
 export type { MiddlewareFunction, MiddlewareClass, MiddlewareLike } from './middleware.js';
 export { cors } from './middlewares/cors.js';
 export type { CorsOptions, CorsOrigin } from './middlewares/cors-options.js';
@@ -68,7 +70,7 @@ export {
 export { CookieSessionStore } from './session/cookie-session-store.js';
 export { jwtGuard } from './auth/jwt-guard.js';
 export type { JwtGuardOptions, JwksOptions, JwtAlgorithm } from './auth/jwt-guard-options.js';
-export type { JwtClaims } from './auth/jwt-claims.js';
+export type { JwtClaims, RegisteredClaims, VerifiedClaims } from './auth/jwt-claims.js';
 export { apiKeyGuard, type ApiKeyGuardOptions } from './auth/api-key-guard.js';
 export { canonicalAddress, type TrustProxy } from './request/client-address.js';
 

@@ -93,6 +93,10 @@ export const runtimeErrors = {
       uploadsLimit: (name: string, value: unknown) => `uploads.${name} must be a whole number of at least 0, got ${String(value)}`,
       uploadsTmpDir: () => 'uploads.tmpDir must be a folder path',
       milliseconds: (where: string, value: unknown) => `${where} must be a whole number of milliseconds (0 for none), got ${String(value)}`,
+      timeout: (option: string, longest: number, value: unknown) =>
+        `${option} must be a whole number of milliseconds from 0 to ${longest}, got ${String(value)}`,
+      headersAfterRequest: (headersTimeout: number, requestTimeout: number) =>
+        `headersTimeout (${headersTimeout} ms) must not be longer than requestTimeout (${requestTimeout} ms), which covers the headers too; 0 turns requestTimeout off`,
     },
   },
   KILN008: {
@@ -330,6 +334,25 @@ export const runtimeErrors = {
       check: (name: string) => `health: checks.${name} must be a function or { check, timeout? }`,
       pathTaken: (path: string, handler: string) =>
         `health: GET ${path} (${handler}) is already a route of the app; choose another health.${handler} path`,
+    },
+  },
+  KILN051: {
+    means:
+      'the environment does not give a valid configuration for `env<T>()`: one error lists every missing or invalid variable by name (values of secret-named variables never shown)',
+    when: 'start-up',
+    messages: {
+      invalidEnvironment: (type: string, problems: readonly string[]) =>
+        `The environment does not give a valid ${type} (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+      noEnvironment: () =>
+        'env<T>(): this runtime has no process.env or Deno.env (Workers): pass the env binding, env<AppConfig>(env) in your fetch handler',
+    },
+  },
+  KILN052: {
+    means: '`env<T>()` was called without being compiled by `@kiln/core/transformer`, which writes the reader of `T`',
+    when: 'start-up',
+    messages: {
+      envNotCompiled: () =>
+        'env<T>() was not compiled by @kiln/core/transformer, which writes the reader of T: add it to compilerOptions.plugins (docs: guide/configuration.md)',
     },
   },
   KILN070: {

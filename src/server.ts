@@ -1,12 +1,9 @@
 import { buildRouteTable } from './app/route-table.js';
 import { withDocsRoutes } from './openapi/docs-routes.js';
-import { kilnError } from './kiln-error.js';
 import { isFileSystemRefusal } from './openapi/file-system-refusal.js';
 import { RequestPipeline } from './pipeline/request-pipeline.js';
 import { FetchRequest } from './request/fetch-request.js';
-import type { KilnRequest, RequestCore, RequestOptions } from './request/kiln-request.js';
-import { compileTrustProxy } from './request/client-address.js';
-import { uploadLimits } from './request/upload-options.js';
+import type { RequestCore } from './request/kiln-request.js';
 import { Container } from './injection/container.js';
 import type { RouteInfo } from './router/route-info.js';
 import { answerWithResponse } from './response/web-response-answer.js';
@@ -14,74 +11,17 @@ import type { KilnConfig, KilnServer } from './server-config.js';
 import type { Listening, SocketAddressOf } from './adapter/listener.js';
 import { runtimeListener } from './adapter/runtime-listener.js';
 import { nodeHandlers } from './adapter/node/node-handler.js';
-import { isLogger, Logger } from './logging/logger.js';
-import { createLogger } from './logging/create-logger.js';
 import { decisionTrace, logRouteTable } from './logging/debug-trace.js';
-import { RequestSignals } from './request/request-signals.js';
+import { Logger } from './logging/logger.js';
+import { healthPaths, withHealthRoutes } from './health/health-routes.js';
+import { resolveConfig } from './resolved-config.js';
 import type { Lifecycle } from './health/lifecycle.js';
-import { healthPaths, healthPlan, withHealthRoutes } from './health/health-routes.js';
-import { handlerTimeoutValue } from './decorators/handler-timeout.js';
 
 export type { KilnConfig, KilnServer } from './server-config.js';
-
-const defaultMaxBodySize = 1024 * 1024;
-const defaultMaxUrlLength = 8 * 1024;
-const defaultMaxBodyDepth = 64;
-const defaultSendTimeout = 30_000;
-const defaultMaxHeadersCount = 1000;
-const defaultShutdownTimeout = 10_000;
-
-function wholeNumberOption(name: string, value: unknown, least: number): number {
-  if (!Number.isInteger(value) || (value as number) < least) throw kilnError('KILN007', 'wholeNumber', name, least, value);
-  return value as number;
-}
 
 /** The reason of every open `req.signal` when close()'s shutdownTimeout passes. */
 function shutdownDeadlinePassed(milliseconds: number): DOMException {
   return new DOMException(`The server is shutting down: its ${milliseconds} ms shutdown deadline passed`, 'AbortError');
-}
-
-/** The logger `config.logger` names, or the one Kiln builds from its options. */
-function applicationLogger(config: KilnConfig): Logger {
-  if (isLogger(config.logger)) return config.logger;
-  if (config.debug !== undefined && typeof config.debug !== 'boolean') throw kilnError('KILN007', 'debug', config.debug);
-  const options = config.logger ?? {};
-  return createLogger(config.debug === true && options !== null && options.level === undefined ? { ...options, level: 'debug' } : options);
-}
-
-function requestOptions(config: KilnConfig, logger: Logger, lifecycle: Lifecycle): RequestOptions {
-  const maxBodySize = config.maxBodySize ?? defaultMaxBodySize;
-  if (!Number.isInteger(maxBodySize) || maxBodySize < 0) throw kilnError('KILN007', 'maxBodySize', maxBodySize);
-  const onError =
-    config.onError ??
-    ((error: unknown, req: KilnRequest) =>
-      // The path only, as ever: a query string may carry what must not reach a log.
-      logger.error({ err: error, req: { id: req.id, method: req.method, path: req.path } }, 'request failed'));
-  const report = (error: unknown, req: KilnRequest): void => {
-    try {
-      onError(error, req);
-    } catch (failure) {
-      try {
-        logger.error({ err: failure, req: { method: req.method, url: req.path } }, 'onError threw while reporting an error');
-      } catch {
-        // nothing left to report to
-      }
-    }
-  };
-  const maxBodyDepth = wholeNumberOption('maxBodyDepth', config.maxBodyDepth ?? defaultMaxBodyDepth, 1);
-  const sendTimeout = wholeNumberOption('sendTimeout', config.sendTimeout ?? defaultSendTimeout, 0);
-  const uploads = uploadLimits(config.uploads);
-  return Object.freeze({
-    maxBodySize,
-    trustProxy: compileTrustProxy(config.trustProxy),
-    report,
-    maxBodyDepth,
-    sendTimeout,
-    logger,
-    uploads,
-    signals: new RequestSignals(),
-    lifecycle,
-  });
 }
 
 /**
@@ -95,16 +35,9 @@ function requestOptions(config: KilnConfig, logger: Logger, lifecycle: Lifecycle
  * ```
  */
 export function createServer(config: KilnConfig): KilnServer {
-  if (config === null || typeof config !== 'object' || !Array.isArray(config.controllers)) {
-    throw kilnError('KILN007', 'noControllers');
-  }
-  const logger = applicationLogger(config);
   const lifecycle: Lifecycle = { closing: false };
-  const options = requestOptions(config, logger, lifecycle);
-  const health = config.health === undefined ? undefined : healthPlan(config.health, logger);
-  const maxHeadersCount = wholeNumberOption('maxHeadersCount', config.maxHeadersCount ?? defaultMaxHeadersCount, 1);
-  const handlerTimeout = handlerTimeoutValue('handlerTimeout', config.handlerTimeout ?? 0);
-  const shutdownTimeout = wholeNumberOption('shutdownTimeout', config.shutdownTimeout ?? defaultShutdownTimeout, 0);
+  const resolved = resolveConfig(config, lifecycle);
+  const { logger, request: options, health, shutdownTimeout } = resolved;
   // Services, controllers and class middlewares are created here, once, with their dependencies;
   // with an async factory, once its value exists (listen() and fetch() wait for it).
   // The application's logger is injectable as `Logger`, unless `injections` registers another.
@@ -115,9 +48,9 @@ export function createServer(config: KilnConfig): KilnServer {
     const built = buildRouteTable(
       config.controllers,
       config.middlewares ?? [],
-      config.strictValidation ?? false,
+      resolved.strictValidation,
       container,
-      handlerTimeout,
+      resolved.handlerTimeout,
     );
     container.assertResolved();
     // Health routes the document describes are added before the docs routes check it, the others after.
@@ -125,12 +58,8 @@ export function createServer(config: KilnConfig): KilnServer {
     const documented =
       config.docs === undefined ? described : withDocsRoutes(described, config.docs, health?.openapi === true ? healthPaths(health) : {});
     const table = health !== undefined && !health.openapi ? withHealthRoutes(documented, health, lifecycle) : documented;
-    if (config.debug === true) logRouteTable(logger, table.routes);
-    pipeline = new RequestPipeline(
-      table,
-      config.maxUrlLength ?? defaultMaxUrlLength,
-      config.debug === true ? decisionTrace(logger) : undefined,
-    );
+    if (resolved.debug) logRouteTable(logger, table.routes);
+    pipeline = new RequestPipeline(table, resolved.maxUrlLength, resolved.debug ? decisionTrace(logger) : undefined);
     routes = Object.freeze(table.routes.map((route) => route.info));
   };
   const factories = container.runFactories();
@@ -159,7 +88,7 @@ export function createServer(config: KilnConfig): KilnServer {
   ready.catch(() => {});
 
   const handle = (req: RequestCore): unknown => pipeline!.handle(req);
-  const { handler, checkContinue } = nodeHandlers({ ready, handle, options, maxHeadersCount });
+  const { handler, checkContinue } = nodeHandlers({ ready, handle, options, maxHeadersCount: resolved.listener.maxHeadersCount });
 
   // the same pipeline in process: a web Request in, a web Response out (at once when the pipeline answers at once)
   const serve = (request: Request, socketAddress?: string | SocketAddressOf, context?: unknown): Response | Promise<Response> => {
@@ -185,7 +114,7 @@ export function createServer(config: KilnConfig): KilnServer {
       const opening = (async () => {
         const start = await runtimeListener();
         await ready;
-        return start({ config, handler, checkContinue, serve, maxHeadersCount }, port, host);
+        return start({ limits: resolved.listener, handler, checkContinue, serve }, port, host);
       })();
       listening = opening;
       return (await opening).address;

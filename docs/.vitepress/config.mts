@@ -49,6 +49,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: 'Operations',
     items: [
       { text: 'Health and readiness', link: '/guide/health' },
+      { text: 'Typed configuration', link: '/guide/configuration' },
       { text: 'Cancellation and handler timeouts', link: '/guide/cancellation' },
     ],
   },

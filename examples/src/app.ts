@@ -2,6 +2,7 @@ import {
   compression,
   createServer,
   requestLogger,
+  secureHeaders,
   type DocsOptions,
   type KilnServer,
   type LogLevel,
@@ -9,6 +10,8 @@ import {
 } from '@kiln/core';
 import { BooksController } from './books/books-controller.js';
 import { MetaController } from './meta/meta-controller.js';
+import { AccountController } from './account/account-controller.js';
+import { OrdersController } from './account/orders-controller.js';
 
 /** A functional middleware: times every request. */
 const timing: MiddlewareFunction = async (_req, next) => {
@@ -24,11 +27,12 @@ const timing: MiddlewareFunction = async (_req, next) => {
  */
 export function createApp(docs?: DocsOptions): KilnServer {
   return createServer({
-    controllers: [BooksController, MetaController],
+    controllers: [BooksController, MetaController, AccountController, OrdersController],
     // One JSON line per request (pino when installed), with its X-Request-Id; first, so that it times the rest.
     // compression() last: the answer is compressed when it is sent, after every middleware saw it.
     // The catalogue's answers are small: compressed from 256 bytes on (the default threshold is 1 KiB).
-    middlewares: [requestLogger(), timing, compression({ threshold: 256 })],
+    // secureHeaders() right after it: every answer, a 404 or an error included, carries its headers.
+    middlewares: [requestLogger(), secureHeaders(), timing, compression({ threshold: 256 })],
     logger: { level: (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'info' },
     // KILN_DEBUG=1: the route table at start-up and every request's route decision.
     debug: process.env.KILN_DEBUG === '1',

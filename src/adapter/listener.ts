@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { KilnConfig } from '../server-config.js';
+import type { ListenerLimits } from '../resolved-config.js';
 
-/** What a runtime's listener gets from `createServer`: the app's two entry points and its limits. */
+/** What a runtime's listener gets from `createServer`: the app's entry points and its limits, resolved. */
 export interface ListenTarget {
-  readonly config: KilnConfig;
+  readonly limits: ListenerLimits;
   /** The Node request listener (`app.handler`). */
   readonly handler: (incoming: IncomingMessage, response: ServerResponse) => void;
   /** Node's `checkContinue` listener: a request with `Expect: 100-continue`. */
@@ -14,7 +14,6 @@ export interface ListenTarget {
    * per-request info) when something reads it.
    */
   readonly serve: (request: Request, socketAddress?: string | SocketAddressOf, context?: unknown) => Response | Promise<Response>;
-  readonly maxHeadersCount: number;
 }
 
 /**

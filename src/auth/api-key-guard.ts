@@ -4,6 +4,7 @@ import type { MiddlewareFunction } from '../middleware.js';
 import { describeMiddleware } from '../openapi/middleware-description.js';
 import type { KilnRequest } from '../request/kiln-request.js';
 import { isPromiseLike } from '../is-promise-like.js';
+import { errorBodyContent } from './guard-responses.js';
 
 /** The options of `apiKeyGuard`. */
 export interface ApiKeyGuardOptions {
@@ -72,6 +73,6 @@ export function apiKeyGuard(options: ApiKeyGuardOptions): MiddlewareFunction {
   };
   return describeMiddleware(guard, {
     security: { [options.schemeName ?? 'apiKeyAuth']: { type: 'apiKey', in: 'header', name: header } },
-    responses: { 401: { description: 'A valid API key is required' } },
+    responses: { 401: { description: 'A valid API key is required', content: errorBodyContent('Unauthorized') } },
   });
 }

@@ -1,15 +1,5 @@
-/**
- * The claims of a verified JWT (`req.claims`): the registered ones here, the application's own
- * declared by declaration merging.
- *
- * @example
- * ```ts
- * declare module '@kiln/core' {
- *   interface JwtClaims { sub: string; scope: string }
- * }
- * ```
- */
-export interface JwtClaims {
+/** The registered claims of RFC 7519, each optional: what every verified token may carry. */
+export interface RegisteredClaims {
   iss?: string;
   sub?: string;
   aud?: string | string[];
@@ -18,3 +8,20 @@ export interface JwtClaims {
   iat?: number;
   jti?: string;
 }
+
+/**
+ * The application's own claims of a verified JWT, by declaration merging (a registered claim may
+ * be declared again, narrower: `sub: string`). `req.claims` is `RegisteredClaims & JwtClaims`.
+ *
+ * @example
+ * ```ts
+ * declare module '@kiln/core' {
+ *   interface JwtClaims { sub: string; scope: string }
+ * }
+ * ```
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by the application's declaration merging
+export interface JwtClaims {}
+
+/** What `req.claims` holds. */
+export type VerifiedClaims = RegisteredClaims & JwtClaims;

@@ -4,8 +4,8 @@ import type { MiddlewareFunction } from '../middleware.js';
 import { describeMiddleware } from '../openapi/middleware-description.js';
 import type { KilnRequest } from '../request/kiln-request.js';
 import { kClaims } from '../symbols.js';
-import type { JwtClaims } from './jwt-claims.js';
 import { checkJwtOptions, type JwtGuardOptions } from './jwt-guard-options.js';
+import { errorBodyContent } from './guard-responses.js';
 
 type Jose = typeof import('jose');
 type VerifyKey = Parameters<Jose['jwtVerify']>[1];
@@ -170,11 +170,11 @@ export function jwtGuard(options: JwtGuardOptions): MiddlewareFunction {
 
   return describeMiddleware(guard, {
     security: { [schemeName]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-    responses: { 401: { description: 'A valid bearer token (JWT) is required' } },
+    responses: {
+      401: { description: 'A valid bearer token (JWT) is required', content: errorBodyContent('Unauthorized') },
+      ...(remoteKeys
+        ? { 503: { description: 'The keys that verify tokens cannot be fetched now', content: errorBodyContent('Service Unavailable') } }
+        : {}),
+    },
   });
-}
-
-/** The verified claims of a request `jwtGuard` let through, or `undefined`. */
-export function requestClaims(req: KilnRequest): JwtClaims | undefined {
-  return (req as { [kClaims]?: JwtClaims })[kClaims];
 }

@@ -32,3 +32,5 @@ export { validateBody, allBodiesValid, bodyValidationError, type BodyValidator, 
 export { toTagged, toTaggedArray, parseText, type ParseText } from './to-tagged.js';
 export { toCheckedJson, toCheckedJsonArray, parameterValidationError } from './to-checked-json.js';
 export { bodyText, bodyNumber, bodyBoolean, bodyEnum, isTextBody } from './body-scalar.js';
+export { readEnv } from '../config/read-env.js';
+export type { EnvPlan, EnvVariable, EnvConversion, EnvValidation } from '../config/env-plan.js';

@@ -4,7 +4,7 @@
  * `@kiln/core/transformer` recognises Kiln's decorators by this brand, as it recognises parameter
  * decorators by theirs, so aliases and re-exports work and an application's own `Get` or
  * `Controller` is never taken for Kiln's. The brand's name is read by
- * transformer/find/route-recognition.cts: change both together.
+ * transformer/find/runtime-brands.cts (a contract test holds them together).
  */
 export type KilnDecorator<Brand, Context> = ((target: Function, context: Context) => void) & {
   readonly __kilnDecorator: Brand;

@@ -8,7 +8,7 @@ import type { Scope } from './scopes.js';
  * The type `@Inject` and `@Scope` return. `@kiln/core/transformer` recognises them by this
  * phantom brand (not by name) and turns them into the dependency list it writes beside the class;
  * `Value` carries the type a token provides, so the build can check the parameter's declared type.
- * The brand's name is read by transformer/find/injection-recognition.cts: change both together.
+ * The brand's name is read by transformer/find/runtime-brands.cts (a contract test holds them together).
  */
 export interface InjectionBinding<Kind extends 'inject' | 'scope', Value> {
   (target: unknown, context: unknown): void;

@@ -11,16 +11,12 @@ import type { DocsOptions } from './docs-options.js';
 import { middlewareDescription, type MiddlewareOpenApi } from './middleware-description.js';
 import { addSecurity } from './security-requirements.js';
 import { optionalNodeBuiltin } from '../node-builtin.js';
+import { openApiPath } from '../router/route-path.js';
 import { fileSystemRefusal, onWorkers } from './file-system-refusal.js';
 
 type Json = Record<string, any>;
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
-/** `/books/:id` → `/books/{id}` */
-function openApiPath(path: string): string {
-  return path.replace(/:([^/]+)/g, '{$1}');
-}
 
 /**
  * Why the document could not be read, with the file that was tried and the working directory a

@@ -37,7 +37,7 @@ import { clientAddress, type ProxyTrust } from './client-address.js';
 import { requestId } from './request-id.js';
 import type { Logger } from '../logging/logger.js';
 import type { Session } from '../session/session.js';
-import type { JwtClaims } from '../auth/jwt-claims.js';
+import type { VerifiedClaims } from '../auth/jwt-claims.js';
 import type { RequestSignals } from './request-signals.js';
 import type { Lifecycle } from '../health/lifecycle.js';
 
@@ -126,7 +126,7 @@ export interface KilnRequest extends Request {
    * The verified claims of the request's JWT, typed by the application's `JwtClaims`: set by
    * `jwtGuard()`; reading them on a route without that guard throws a KILN086 KilnError.
    */
-  readonly claims: JwtClaims;
+  readonly claims: VerifiedClaims;
 }
 
 /** What the server tells every request it creates. */
@@ -296,8 +296,8 @@ export abstract class RequestCore implements KilnRequest {
     return session;
   }
 
-  get claims(): JwtClaims {
-    const claims = (this as { [kClaims]?: JwtClaims })[kClaims];
+  get claims(): VerifiedClaims {
+    const claims = (this as { [kClaims]?: VerifiedClaims })[kClaims];
     if (claims === undefined) throw kilnError('KILN086', 'noClaims', this.method, this.path);
     return claims;
   }

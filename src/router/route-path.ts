@@ -24,6 +24,11 @@ export function routeParamNames(path: string): string[] {
   return names;
 }
 
+/** The path as an OpenAPI document writes it: `/books/:id` → `/books/{id}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([^/]+)/g, '{$1}');
+}
+
 /** A path with every parameter name erased: two routes with the same shape can never both match. */
 export function routeShape(path: string): string {
   return path.replace(/\/:[^/]+/g, '/:');

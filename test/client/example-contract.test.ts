@@ -118,6 +118,16 @@ for (const transport of ['socket', 'fetch'] as const) {
       method: 'DELETE',
       headers: { 'x-api-key': 'let-me-in' },
     });
+    const credentials = { user: 'ada', password: 'reader-password' };
+    await check('account.login', api.account.login({ body: credentials }), '/account/login', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify(credentials),
+    });
+    await check('account.me', api.account.me(), '/account/me');
+    await check('account.token', api.account.token(), '/account/token', { method: 'POST' });
+    await check('account.logout', api.account.logout(), '/account/logout', { method: 'POST' });
+    await check('orders.list', api.orders.list(), '/orders');
     const routes = apps[apps.length - 1]!.routes.filter((r) => r.controller.name !== 'KilnDocs');
     assert.is(called.size, routes.length, 'one call per route of the app');
     assert.equal(

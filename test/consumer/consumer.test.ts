@@ -15,7 +15,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packedTarballs, withoutLines } from './support/packed-tarballs.js';
+import { packedTarballs, tarballNames, withoutLines } from './support/packed-tarballs.js';
+import { type LocalRegistry, startLocalRegistry } from './support/local-registry.js';
 import { readmeBlock, readmeBlocks } from './support/readme-blocks.js';
 import { runCommand, runScript } from './support/run-command.js';
 import { startApp, type StartedApp } from './support/started-app.js';
@@ -24,6 +25,7 @@ import { tsserverDiagnostics } from './support/tsserver-diagnostics.js';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const blocks = readmeBlocks(join(root, 'docs', 'guide', 'getting-started.md'));
 const workDir = mkdtempSync(join(tmpdir(), 'kiln-consumer-e2e-'));
+let registry: LocalRegistry | undefined;
 const clone = join(workDir, 'kiln');
 const project = join(workDir, 'my-api');
 let app: StartedApp | undefined;
@@ -64,6 +66,8 @@ function filesUnder(dir: string, suffix: string): string[] {
 test('Getting started step 1: npm pack, in a copy of the working tree without dist/, builds both packages and ships dist/, sources, no tests', async () => {
   const pack = await packedTarballs(workDir);
   assert.is(pack.exitCode, 0, pack.output);
+  registry = await startLocalRegistry(join(workDir, 'registry'));
+  for (const tarball of Object.values(tarballNames)) await registry.publish(join(workDir, 'kiln', tarball));
 
   const core = tarballFiles(join(clone, 'kiln-core-0.1.0.tgz'));
   for (const needed of [
@@ -95,7 +99,8 @@ test('Getting started steps 2–6: npm init, the install commands, package.json,
   assert.is(create.exitCode, 0, create.output);
 
   const packageJson = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
-  assert.is(packageJson.dependencies['@kiln/core'], 'file:../kiln/kiln-core-0.1.0.tgz');
+  assert.is(packageJson.dependencies['@kiln/core'], '^0.1.0', 'installed from the registry by name');
+  assert.match(readFileSync(join(project, 'package-lock.json'), 'utf8'), `"resolved": "${registry!.url}@kiln/core/-/core-0.1.0.tgz"`);
   writeFileSync(
     join(project, 'package.json'),
     JSON.stringify({ ...packageJson, ...JSON.parse(readmeBlock(blocks, 'package.json')) }, null, 2),
@@ -271,6 +276,7 @@ test("the README's complete example is the Getting started app, block for block"
 
 test.after(async () => {
   await app?.stop();
+  await registry?.stop();
   rmSync(workDir, { recursive: true, force: true });
 });
 

@@ -69,7 +69,10 @@ Example('the document describes every route of the example, and the server serve
   // RequireApiKey describes itself: the served document gains its API-key scheme on the two write routes.
   assert.equal(served.components.securitySchemes, {
     apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'A staff key' },
+    bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
   });
+  // jwtGuard describes itself too: the orders route asks for a bearer token.
+  assert.equal(served.paths['/orders'].get.security, [{ bearerAuth: [] }]);
   assert.equal(served.paths['/books'].post.security, [{ apiKey: [] }]);
   assert.equal(served.paths['/books/{id}'].delete.security, [{ apiKey: [] }]);
   assert.ok(
@@ -164,6 +167,36 @@ const samples: Record<string, Sample[]> = {
   'BooksController.uploadCover': [
     { method: 'POST', path: '/books/1/cover', headers: key, body: coverForm(), status: 201 },
     { method: 'POST', path: '/books/999/cover', headers: key, body: coverForm(), status: 404 },
+  ],
+  'AccountController.login': [
+    {
+      method: 'POST',
+      path: '/account/login',
+      headers: { 'content-type': 'application/json' },
+      body: '{"user":"ada","password":"reader-password"}',
+      status: 200,
+    },
+    {
+      method: 'POST',
+      path: '/account/login',
+      headers: { 'content-type': 'application/json' },
+      body: '{"user":"ada","password":"nope"}',
+      status: 401,
+    },
+    {
+      method: 'POST',
+      path: '/account/login',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' },
+      body: '{"user":"ada","password":"reader-password"}',
+      status: 403,
+    },
+  ],
+  'AccountController.me': [{ path: '/account/me', status: 401 }],
+  'AccountController.logout': [{ method: 'POST', path: '/account/logout', status: 200 }],
+  'AccountController.token': [{ method: 'POST', path: '/account/token', status: 401 }],
+  'OrdersController.list': [
+    { path: '/orders', status: 401 },
+    { path: '/orders', headers: { authorization: 'Bearer not.a.token' }, status: 401 },
   ],
   'MetaController.health': [{ path: '/health', status: 200 }],
   'MetaController.whoami': [{ path: '/whoami', headers: { 'user-agent': 'contract-test' }, status: 200 }],

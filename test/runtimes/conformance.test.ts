@@ -434,6 +434,37 @@ const cases: Case[] = [
     expect: { status: 200, json: { reason: 'TimeoutError' } },
   },
 
+  // env<T>(): the reader the build wrote, on a given source
+  {
+    name: 'env<T>(): every variable converted',
+    mode: 'strict',
+    path: '/config/given?PORT=8080&DEBUG=1&MODE=live&HOSTS=a.example,b.example&API_TOKEN=t0k',
+    expect: {
+      status: 200,
+      json: { config: { PORT: 8080, DEBUG: true, MODE: 'live', HOSTS: ['a.example', 'b.example'], API_TOKEN: 't0k' } },
+    },
+  },
+  {
+    name: 'env<T>(): one KILN051 error names every missing and malformed variable, never a secret’s value',
+    mode: 'strict',
+    path: '/config/given?PORT=eighty&MODE=staging&API_TOKEN=&RETRIES=s3cr3t-ish',
+    expect: {
+      status: 200,
+      json: {
+        code: 'KILN051',
+        message: [
+          'The environment does not give a valid GivenConfig (6 problems):',
+          '  - PORT: expected a number, got "eighty"',
+          '  - DEBUG: missing (expected true, false, 1 or 0)',
+          '  - MODE: expected one of "live", "test", got "staging"',
+          '  - HOSTS: missing (expected a comma-separated list of strings)',
+          '  - API_TOKEN: missing (expected a string)',
+          '  - RETRIES: expected a number, got "s3cr3t-ish"',
+        ].join('\n'),
+      },
+    },
+  },
+
   // rate limit, MemoryStore: two a minute per client
   {
     name: 'rate limit: the first request passes with the headers',
@@ -606,6 +637,18 @@ test('req.signal: the client leaving cancels the handler’s fetch to a slow loc
       upstream.close();
       upstream.closeAllConnections();
     }
+  }
+});
+
+test('env<T>() reads the runtime’s own environment: process.env on Node and Bun, Deno.env on Deno', async () => {
+  const listening = served.filter((candidate) => candidate.name !== 'workerd');
+  assert.equal(
+    listening.map((runtime) => runtime.name),
+    ['node20', 'node26', 'bun', 'deno'],
+  );
+  for (const runtime of listening) {
+    const reply = await fetch(`${runtime.bases.strict}/config/runtime`);
+    assert.equal(await reply.json(), { config: { KILN_CONFORMANCE_PORT: 8081, KILN_CONFORMANCE_MODE: 'test' } }, runtime.name);
   }
 });
 

@@ -131,4 +131,55 @@ test('the docs (Controllers and parameters) show the binders the build really wr
   );
 });
 
+test('sessions: sign in (a new sealed session), me, a bearer token for /orders, sign out; cross-site sign-in refused', async () => {
+  const json = { 'content-type': 'application/json' };
+  const wrong = await request(base, '/account/login', { method: 'POST', headers: json, body: '{"user":"ada","password":"nope"}' });
+  assert.equal([wrong.status, wrong.json().message], [401, 'Wrong user or password']);
+  const crossSite = await request(base, '/account/login', {
+    method: 'POST',
+    headers: { ...json, 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+    body: '{"user":"ada","password":"reader-password"}',
+  });
+  assert.is(crossSite.status, 403);
+  assert.equal(crossSite.headers.getSetCookie(), []);
+  const login = await request(base, '/account/login', {
+    method: 'POST',
+    headers: json,
+    body: '{"user":"ada","password":"reader-password"}',
+  });
+  assert.equal([login.status, login.json()], [200, { reader: 'ada' }]);
+  const line = login.headers.getSetCookie()[0]!;
+  assert.match(line, /^sid=[A-Za-z0-9_-]+; Max-Age=28800; Path=\/; HttpOnly; SameSite=Lax$/);
+  const cookie = line.slice(0, line.indexOf(';'));
+  assert.equal((await request(base, '/account/me', { headers: { cookie } })).json(), { reader: 'ada' });
+  assert.is((await request(base, '/account/me')).status, 401);
+
+  const issued = await request(base, '/account/token', { method: 'POST', headers: { cookie } });
+  const token: string = issued.json().token;
+  assert.equal((await request(base, '/orders', { headers: { authorization: `Bearer ${token}` } })).json(), { reader: 'ada', orders: [] });
+  const noToken = await request(base, '/orders');
+  assert.equal([noToken.status, noToken.headers.get('www-authenticate')], [401, 'Bearer']);
+  const forged = `${token.slice(0, token.lastIndexOf('.'))}.${'A'.repeat(43)}`;
+  assert.is((await request(base, '/orders', { headers: { authorization: `Bearer ${forged}` } })).status, 401);
+
+  const logout = await request(base, '/account/logout', { method: 'POST', headers: { cookie } });
+  assert.match(logout.headers.getSetCookie()[0]!, /^sid=; Max-Age=0;/);
+});
+
+test('secureHeaders(): on a route, a 404 and an error; the docs page keeps its own policy', async () => {
+  for (const [path, status] of [
+    ['/health', 200],
+    ['/nowhere', 404],
+    ['/books?genre=poetry', 400],
+  ] as const) {
+    const reply = await request(base, path);
+    assert.is(reply.status, status, path);
+    assert.is(reply.headers.get('x-content-type-options'), 'nosniff', path);
+    assert.is(reply.headers.get('strict-transport-security'), 'max-age=31536000; includeSubDomains', path);
+    assert.is(reply.headers.get('x-frame-options'), 'DENY', path);
+    assert.match(reply.headers.get('content-security-policy') ?? '', /^default-src 'self'/, path);
+  }
+  assert.match((await request(base, '/docs')).headers.get('content-security-policy') ?? '', /^default-src 'none'; script-src 'self'/);
+});
+
 test.run();

@@ -1,5 +1,6 @@
 // Route paths as the runtime reads them (src/router/route-path.ts); duplicated here on purpose:
-// the transformer never imports the runtime.
+// the transformer never imports the runtime, so test/transformer/runtime-contract.test.ts holds the
+// two together. A path the runtime refuses (KILN006: a malformed or repeated :name) never starts.
 
 /** Controller base path + method path; `'/'` as the method path is the base path itself. */
 export function joinRoutePath(basePath: string, methodPath: string): string {

@@ -319,6 +319,25 @@ export const diagnosticCodes = {
         `${name} is declared inside a function, where the dependency list written at module scope cannot name it: declare it at module scope`,
     },
   },
+  envTypeNotReadable: {
+    code: 166,
+    title:
+      'a property of the env<T>() configuration type has no encoding in an environment variable (an object, a nested array), or T is not an object type of variables',
+    messages: {
+      noTypeArgument: () => 'env() needs the configuration type: env<AppConfig>()',
+      notAnObject: (type: string) => `env<${type}>(): '${type}' is not an object type whose properties are the variables`,
+      unconvertible: (type: string, name: string, reason: string) => `env<${type}>(): ${name}: ${reason}`,
+      objectProperty: (type: string, name: string, printed: string) =>
+        `env<${type}>(): ${name}: '${printed}' is an object, which has no encoding in one environment variable: declare its parts as variables of their own (DB_HOST, DB_PORT), or a string and parse it yourself`,
+    },
+  },
+  envTypiaNotConfigured: {
+    code: 167,
+    title: "an env<T>() configuration type has typia tags, and compilerOptions.plugins does not list typia's transformer",
+    messages: {
+      tagsWithoutTypia: (type: string) => `env<${type}>() has typia tags, which typia's transformer checks: ${addTypia}or drop the tags`,
+    },
+  },
   clientOptionInvalid: {
     code: 170,
     title: "the plugin entry's client option is invalid, or typia (which writes the document the client is typed from) is not installed",

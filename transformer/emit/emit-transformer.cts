@@ -1,5 +1,6 @@
 import type * as ts from 'typescript';
 import { helpers } from './binder-emitter.cjs';
+import { envHelpers } from './env-emitter.cjs';
 
 /** What the emit phase needs to know about one rewritten file. */
 export interface EmitPlan {
@@ -15,6 +16,8 @@ export interface EmitPlan {
   readonly dependencyLists?: ReadonlyMap<number, string>;
   /** Typed-response serialiser constant name by the method's name end offset (see serializer-emitter). */
   readonly serializers?: ReadonlyMap<number, string>;
+  /** env<T>() plan constant name by the call's end offset (see env-emitter). */
+  readonly envCalls?: ReadonlyMap<number, string>;
 }
 
 /**
@@ -36,10 +39,22 @@ export function emitTransformer(tsi: typeof ts, plans: ReadonlyMap<string, EmitP
         const list = plan.dependencyLists.get(node.name?.getEnd() ?? node.getStart());
         if (list !== undefined) return withInjectionPlan(tsi, factory, tsi.visitEachChild(node, visitor, context), list);
       }
+      if (plan.envCalls !== undefined && tsi.isCallExpression(node) && node.pos >= 0) {
+        const envPlan = plan.envCalls.get(node.getEnd());
+        // env<T>(source) becomes kiln$env.readEnv(kiln$envPlan_N, source)
+        if (envPlan !== undefined)
+          return factory.updateCallExpression(
+            node,
+            factory.createPropertyAccessExpression(factory.createIdentifier(envHelpers), 'readEnv'),
+            undefined,
+            [factory.createIdentifier(envPlan), ...node.arguments.map((argument) => tsi.visitNode(argument, visitor) as ts.Expression)],
+          );
+      }
       if (tsi.isMethodDeclaration(node)) {
         const binder = plan.binders.get(node.name.getEnd());
         const serializer = plan.serializers?.get(node.name.getEnd());
-        if (binder === undefined && serializer === undefined) return node;
+        if (binder === undefined && serializer === undefined)
+          return plan.envCalls === undefined ? node : tsi.visitEachChild(node, visitor, context);
         const call = (helper: string, name: string) =>
           factory.createDecorator(
             factory.createCallExpression(factory.createPropertyAccessExpression(factory.createIdentifier(helpers), helper), undefined, [
@@ -59,7 +74,8 @@ export function emitTransformer(tsi: typeof ts, plans: ReadonlyMap<string, EmitP
           node.typeParameters,
           node.parameters,
           node.type,
-          node.body,
+          // An env<T>() call inside a route's body is rewritten too.
+          plan.envCalls === undefined || node.body === undefined ? node.body : (tsi.visitNode(node.body, visitor) as ts.Block),
         );
       }
       return tsi.visitEachChild(node, visitor, context);

@@ -1,6 +1,7 @@
 import type * as ts from 'typescript';
 import { decoratorCall, stringLiteralOf, type Toolkit } from '../toolkit.cjs';
 import { recogniseKilnImport } from './kiln-import.cjs';
+import { runtimeBrands } from './runtime-brands.cjs';
 
 /** `@Inject(token?)` or `@Scope(scope)`, read from the decorator's type, or the type-level `Inject<T, Token?>`. */
 export type RecognisedInjection =
@@ -19,9 +20,8 @@ export type RecognisedInjection =
     }
   | { readonly kind: 'scope'; readonly decorator: ts.Decorator; readonly node: ts.Node; readonly scope: string | undefined };
 
-/** Must match the phantom properties in src/injection/decorators.ts. */
-const injectionBrand = '__kilnInjection';
-const injectableBrand = '__kilnInjectable';
+const injectionBrand = runtimeBrands.injection;
+const injectableBrand = runtimeBrands.injectable;
 
 /** Recognises Kiln's `@Inject` and `@Scope` by their branded type, so aliases and re-exports work. */
 export function recogniseInjection(tk: Toolkit, decorator: ts.Decorator): RecognisedInjection | undefined {
@@ -75,7 +75,7 @@ export function recogniseTypeInjection(tk: Toolkit, parameter: ts.ParameterDecla
 function providedBy(tk: Toolkit, token: ts.Node | undefined): ts.Type | undefined {
   if (token === undefined || !tk.ts.isEntityName(token)) return undefined;
   const type = tk.checker.getTypeAtLocation(token);
-  const tokenType = type.getProperty('__kilnTokenType');
+  const tokenType = type.getProperty(runtimeBrands.tokenType);
   if (tokenType !== undefined) return tk.checker.getNonNullableType(tk.checker.getTypeOfSymbolAtLocation(tokenType, token));
   const constructs = type.getConstructSignatures();
   return constructs.length === 0 ? undefined : constructs[0]!.getReturnType();

@@ -87,7 +87,7 @@ export function recogniseKilnImport(tk: Toolkit, decorator: ts.Decorator): KilnI
  * The name `@kiln/core` exports under which `callee` is imported: `Get` for `Get` (also when
  * imported as `{ Get as G }`) or `kiln.Get` (with `import * as kiln`); `undefined` otherwise.
  */
-function kilnExportName(tk: Toolkit, callee: ts.Expression): string | undefined {
+export function kilnExportName(tk: Toolkit, callee: ts.Expression): string | undefined {
   const tsi = tk.ts;
   if (tsi.isIdentifier(callee)) {
     const specifier = importDeclarationOf(tk, callee);

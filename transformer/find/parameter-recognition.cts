@@ -2,6 +2,7 @@ import type * as ts from 'typescript';
 import type { ParameterSource } from '../analyse/model.cjs';
 import { decoratorCall, stringLiteralOf, type Toolkit } from '../toolkit.cjs';
 import { recogniseKilnImport } from './kiln-import.cjs';
+import { runtimeBrands } from './runtime-brands.cjs';
 
 /** A Kiln binding of one parameter: a parameter decorator, or a type-level source (`id: Param<number>`), read from its type. */
 export interface RecognisedBinding {
@@ -24,8 +25,7 @@ export interface RecognisedBinding {
   readonly typeNode?: ts.TypeNode;
 }
 
-/** Must match the phantom property of `ParameterBinding` in src/decorators/parameters.ts. */
-const brand = '__kilnParameter';
+const brand = runtimeBrands.parameter;
 const sources: ReadonlySet<string> = new Set(['body', 'param', 'query', 'header', 'cookie', 'request']);
 
 /** How messages name a decorator: `@Param` for `@Param('id')`. */

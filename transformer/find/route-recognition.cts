@@ -1,6 +1,7 @@
 import type * as ts from 'typescript';
 import { decoratorCall, stringLiteralOf, type Toolkit } from '../toolkit.cjs';
 import { recogniseKilnImport } from './kiln-import.cjs';
+import { runtimeBrands } from './runtime-brands.cjs';
 
 /** A Kiln class or method decorator, identified by the declaration its callee resolves to. */
 export type KilnDecorator =
@@ -10,8 +11,7 @@ export type KilnDecorator =
   /** A hand-written `@compiledBinder(...)`: the method needs nothing from the transformer. */
   | { readonly kind: 'hand-written-binder' };
 
-/** Must match the phantom property of `KilnDecorator` in src/decorators/kiln-decorator.ts. */
-const brand = '__kilnDecorator';
+const brand = runtimeBrands.decorator;
 
 /** A string-literal property of a brand type, e.g. `kind: 'route'`. */
 function literalProperty(tk: Toolkit, brandType: ts.Type, name: string, at: ts.Node): string | undefined {

@@ -19,7 +19,7 @@ export interface OpenApiDocument {
   readonly [field: string]: unknown;
 }
 
-/** `/books/:id` → `/books/{id}` */
+/** `/books/:id` → `/books/{id}`, as the runtime's (src/router/route-path.ts) reads the served document. */
 export function openApiPath(path: string): string {
   return path.replace(/:([^/]+)/g, '{$1}');
 }

@@ -23,7 +23,8 @@ export const errorBodySchema: JsonSchema = {
   additionalProperties: false,
 };
 
-const reasonPhrases: Readonly<Record<string, string>> = {
+/** The phrases of the statuses Kiln documents: the runtime's (src/response/reason-phrase.ts), as a contract test checks. */
+export const reasonPhrases: Readonly<Record<string, string>> = {
   200: 'OK',
   201: 'Created',
   202: 'Accepted',

@@ -15,6 +15,8 @@ import { analyseResponses, type TypedResponsesOption } from '../analyse/return-t
 import { emitSerializers } from '../emit/serializer-emitter.cjs';
 import type { FileModel } from '../analyse/model.cjs';
 import { generateClient, type TypedClientOptions } from '../client/client-generation.cjs';
+import { analyseEnvCalls } from '../analyse/env-config.cjs';
+import { emitEnvPlans } from '../emit/env-emitter.cjs';
 
 /** Options of the plugin entry in tsconfig.json. */
 export interface KilnTransformerConfig {
@@ -99,6 +101,7 @@ export function compileProgram(
   const tk: Toolkit = { ts: tsi, program, checker };
   const model = analyseProgram(tk, only);
   const responses = analyseResponses(tk, config.typedResponses, only);
+  const envCalls = analyseEnvCalls(tk, only);
   const options = program.getCompilerOptions();
   const bindingModule = config.bindingModule ?? '@kiln/core/binding';
 
@@ -107,7 +110,7 @@ export function compileProgram(
   const originalTexts = new Map<string, string>();
   const plans = new Map<string, EmitPlan>();
   const unchecked = new Map<string, ReadonlySet<string>>();
-  for (const fileName of new Set([...model.files.keys(), ...responses.files.keys()])) {
+  for (const fileName of new Set([...model.files.keys(), ...responses.files.keys(), ...envCalls.files.keys()])) {
     const fileModel = model.files.get(fileName) ?? emptyFileModel(fileName);
     const original = program.getSourceFile(fileName)!;
     const commonJs =
@@ -118,7 +121,9 @@ export function compileProgram(
     const fileResponses = responses.files.get(fileName);
     const serialized =
       fileResponses === undefined ? undefined : emitSerializers(fileResponses, responses, generated.validatorSites.size > 0);
-    const text = rewriteSource(original.text, fileModel.decoratorRanges, generated.text + (serialized?.text ?? ''));
+    const fileEnvCalls = envCalls.files.get(fileName);
+    const envCode = fileEnvCalls === undefined ? undefined : emitEnvPlans(fileEnvCalls, bindingModule, commonJs);
+    const text = rewriteSource(original.text, fileModel.decoratorRanges, generated.text + (serialized?.text ?? '') + (envCode?.text ?? ''));
     texts.set(fileName, text);
     originalTexts.set(text, original.text);
     unchecked.set(fileName, generated.uncheckedBinders);
@@ -129,6 +134,7 @@ export function compileProgram(
       validatorSites: serialized === undefined ? generated.validatorSites : new Map([...generated.validatorSites, ...serialized.sites]),
       serializers: serialized?.serializers,
       dependencyLists: generated.dependencyLists,
+      envCalls: envCode?.calls,
     });
   }
 
@@ -211,9 +217,13 @@ export function compileProgram(
   }
 
   const disabled = new Set(config.disable ?? []);
-  const kilnErrors = [...model.diagnostics, ...responses.diagnostics, ...(openApi?.diagnostics ?? []), ...clientDiagnostics].filter(
-    (d) => !disabled.has(kilnCodeOf(d)),
-  );
+  const kilnErrors = [
+    ...model.diagnostics,
+    ...responses.diagnostics,
+    ...envCalls.diagnostics,
+    ...(openApi?.diagnostics ?? []),
+    ...clientDiagnostics,
+  ].filter((d) => !disabled.has(kilnCodeOf(d)));
   const kilnWarnings = responses.warnings.filter((d) => !disabled.has(kilnCodeOf(d)));
   return { program: next, model, plans, texts, originalTexts, kilnErrors, kilnWarnings };
 }

@@ -21,6 +21,9 @@ interface BunRuntime {
   }): BunServer;
 }
 
+/** The head size Bun refuses past itself unless started with `--max-http-header-size` (Bun's own default, not Kiln's). */
+const bunDefaultMaxHeadBytes = 16 * 1024;
+
 /** Bun refuses a request of more header lines than this itself (431, empty), whatever Kiln's limit. */
 const bunMaxHeaderLines = 198;
 
@@ -33,15 +36,15 @@ function bunMaxHeadBytes(): number {
   const processInfo = (globalThis as { process?: { execArgv?: string[]; env?: Record<string, string | undefined> } }).process;
   const given = `${processInfo?.execArgv?.join(' ') ?? ''} ${processInfo?.env?.BUN_OPTIONS ?? ''}`;
   const flag = /--max-http-header-size[= ](\d+)/.exec(given);
-  return flag === null ? 16 * 1024 : Number(flag[1]);
+  return flag === null ? bunDefaultMaxHeadBytes : Number(flag[1]);
 }
 
 export const startBunListener: StartListener = async (target, port, host) => {
-  const { config, serve, maxHeadersCount } = target;
-  const maxHeaderSize = config.maxHeaderSize ?? 16 * 1024;
+  const { limits, serve } = target;
+  const { maxHeaderSize, maxHeadersCount } = limits;
   const bun = (globalThis as unknown as { Bun: BunRuntime }).Bun;
   // Bun's one idle timeout (whole seconds, at most 255) stands for Node's headersTimeout and keepAliveTimeout.
-  const idleMs = Math.max(config.headersTimeout ?? 10_000, config.keepAliveTimeout ?? 5_000);
+  const idleMs = Math.max(limits.headersTimeout, limits.keepAliveTimeout);
   // One lookup for every request (no closure each): requestIP is a native call, made only when the address is read.
   const addressOf: SocketAddressOf = (request) => server.requestIP(request)?.address;
   const server: BunServer = bun.serve({

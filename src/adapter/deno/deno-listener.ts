@@ -2,6 +2,7 @@
 // count) apply in the pipeline as on Node; Deno.serve has no timeout options and cannot cut a
 // connection, so headersTimeout, requestTimeout and keepAliveTimeout are the runtime's, and
 // close() stops waiting after shutdownTimeout (docs/guide/runtimes.md lists what differs).
+import { errorBody } from '../../response/error-body.js';
 import { headLimitProblem } from '../head-limits.js';
 import type { Listening, SocketAddressOf, StartListener } from '../listener.js';
 
@@ -24,24 +25,50 @@ interface DenoRuntime {
 /** The client's address from Deno's per-request info, read only when something needs it (remoteAddr calls into the runtime). */
 const remoteHostname: SocketAddressOf = (_request, info) => (info as DenoRequestInfo).remoteAddr.hostname;
 
+/** The answer to a request that arrives while close() drains the ones in flight. */
+function shuttingDown(): Response {
+  return new Response(errorBody(503, 'The server is shutting down'), {
+    status: 503,
+    headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
+  });
+}
+
 export const startDenoListener: StartListener = async (target, port, host) => {
-  const { config, serve, maxHeadersCount } = target;
-  const maxHeaderSize = config.maxHeaderSize ?? 16 * 1024;
+  const { limits, serve } = target;
+  const { maxHeaderSize, maxHeadersCount } = limits;
   const deno = (globalThis as unknown as { Deno: DenoRuntime }).Deno;
+  // Deno's shutdown() makes the bodies of requests in flight unreadable ("resource unavailable"):
+  // close() first waits for every handler to settle (an upload still arriving finishes, as on Node
+  // and Bun), answering new requests 503 meanwhile, then shuts the server down.
+  let inFlight = 0;
+  let closing = false;
+  let drained: (() => void) | undefined;
   const server = deno.serve(
     // Deno.serve's default onListen prints a line; listen() resolves with the address instead.
     { port, hostname: host, onListen: () => {} },
-    (request, info) => headLimitProblem(request, maxHeadersCount, maxHeaderSize) ?? serve(request, remoteHostname, info),
+    (request, info) => {
+      if (closing) return shuttingDown();
+      const answer = headLimitProblem(request, maxHeadersCount, maxHeaderSize) ?? serve(request, remoteHostname, info);
+      if (!(answer instanceof Promise)) return answer;
+      inFlight++;
+      return answer.finally(() => {
+        if (--inFlight === 0) drained?.();
+      });
+    },
   );
   return {
     address: { port: server.addr.port, host: server.addr.hostname },
     close: (shutdownTimeout): Promise<void> =>
       new Promise<void>((resolve) => {
+        closing = true;
         const grace = setTimeout(resolve, shutdownTimeout);
-        void server.shutdown().finally(() => {
-          clearTimeout(grace);
-          resolve();
-        });
+        const idle = inFlight === 0 ? Promise.resolve() : new Promise<void>((done) => (drained = done));
+        void idle
+          .then(() => server.shutdown())
+          .finally(() => {
+            clearTimeout(grace);
+            resolve();
+          });
       }),
   } satisfies Listening;
 };

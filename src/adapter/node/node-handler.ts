@@ -50,7 +50,7 @@ export function nodeHandlers(app: NodeApplication): NodeHandlers {
     if (problem !== undefined) {
       // The head cannot be trusted, so neither can the rest of the connection.
       response.setHeader('connection', 'close');
-      writeJson(response, undefined, problem.status, errorBody(problem.status, problem.message));
+      writeJson(response, problem.status, errorBody(problem.status, problem.message));
       return;
     }
     const req = new NodeRequest(incoming, response, options);
@@ -77,7 +77,7 @@ export function nodeHandlers(app: NodeApplication): NodeHandlers {
       response.setHeader('connection', 'close');
       // A client may send the body anyway: it is drained, so that the 413 is read, not reset.
       closeInStages(incoming);
-      writeJson(response, undefined, 413, errorBody(413, bodyTooLarge(limit).message));
+      writeJson(response, 413, errorBody(413, bodyTooLarge(limit).message));
       return;
     }
     // A head that handler() refuses gets its error without a 100 first.

@@ -9,15 +9,15 @@ import type { Listening, StartListener } from '../listener.js';
 import { optionalNodeBuiltin } from '../../node-builtin.js';
 
 export const startNodeListener: StartListener = (target, port, host) => {
-  const { config, handler, checkContinue, maxHeadersCount } = target;
+  const { limits, handler, checkContinue } = target;
+  const { headersTimeout, requestTimeout, keepAliveTimeout, maxHeaderSize, maxHeadersCount } = limits;
   const http = optionalNodeBuiltin<typeof Http>('node:http')!;
-  const headersTimeout = config.headersTimeout ?? 10_000;
   const server = http.createServer(
     {
       headersTimeout,
-      requestTimeout: config.requestTimeout ?? 30_000,
-      keepAliveTimeout: config.keepAliveTimeout ?? 5_000,
-      maxHeaderSize: config.maxHeaderSize ?? 16 * 1024,
+      requestTimeout,
+      keepAliveTimeout,
+      maxHeaderSize,
       // Kiln answers a missing Host itself, with its JSON error body (see headProblem).
       requireHostHeader: false,
       // Node enforces the two timeouts above only this often (30 s by default).

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { kCloseConnection, kCompression, kReport, kResponseHeaders, kSendTimeout } from '../../symbols.js';
-import { sendWhole } from './encoded-body.js';
+import { kCloseConnection, kReport, kResponseHeaders } from '../../symbols.js';
+import { sendWhole } from './whole-answer.js';
 import type { NodeRequest } from './node-request.js';
 import { isPromiseLike } from '../../is-promise-like.js';
 import { kilnError } from '../../kiln-error.js';
@@ -9,9 +9,12 @@ import { isSendableStatus } from '../../response/header-rules.js';
 import { jsonContentType, serialize, valueStatus } from '../../response/json-body.js';
 import { writeWebResponse } from './web-response-to-node.js';
 import { answerWriteFailure } from './write-failure.js';
-import { endWithinSendTimeout } from './send-deadline.js';
 import { closeInStages } from './lingering-close.js';
 
+/**
+ * The recorded headers (`req.setResponseHeader`, middlewares) after `headers`, and `connection:
+ * close` when the request asked for it (its unread body is then drained in stages).
+ */
 function appendRecorded(req: NodeRequest, headers: string[]): string[] {
   const recorded = req[kResponseHeaders];
   if (recorded !== undefined) for (let i = 0; i < recorded.length; i++) headers.push(recorded[i]!);
@@ -23,26 +26,20 @@ function appendRecorded(req: NodeRequest, headers: string[]): string[] {
 }
 
 /**
- * Writes a complete JSON (or empty) response in one `writeHead` + `end`. Without `req` (Kiln's own
- * answers: 404, 405, 413, 414) every header is Kiln's; with it, use {@link writeRequestJson}.
- * With `req`, the client has `sendTimeout` to take it (see endWithinSendTimeout); Kiln's own answers
- * are a few hundred bytes, which a socket's buffer always takes at once.
+ * Writes one of Kiln's own JSON answers that come before any request object exists (a head that
+ * cannot be trusted, a 100-continue refused, an Expect nobody meets): every header is Kiln's, and
+ * the body is a few hundred bytes, which a socket's buffer always takes at once.
  */
-export function writeJson(res: ServerResponse, req: NodeRequest | undefined, status: number, body: string | undefined): void {
-  const headers = body === undefined ? [] : ['content-type', jsonContentType, 'content-length', String(Buffer.byteLength(body))];
-  res.writeHead(status, req === undefined ? headers : appendRecorded(req, headers));
-  if (req === undefined) res.end(body);
-  else endWithinSendTimeout(res, req[kSendTimeout], body);
+export function writeJson(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, ['content-type', jsonContentType, 'content-length', String(Buffer.byteLength(body))]);
+  res.end(body);
 }
 
 // hot path: a plain return value or an error, with the request's recorded headers
 function writeRequestJson(req: NodeRequest, status: number, body: string | undefined): void {
   try {
     if (!isSendableStatus(status)) throw kilnError('KILN042', 'routeStatus', req.method, req.path, String(status));
-    // compression() recorded a coding: the writer of encoded bodies decides (one property read otherwise)
-    if (req[kCompression] !== undefined && body !== undefined)
-      sendWhole(req, status, appendRecorded(req, ['content-type', jsonContentType]), body);
-    else writeJson(req.response, req, status, body);
+    sendWhole(req, status, appendRecorded(req, body === undefined ? [] : ['content-type', jsonContentType]), body);
   } catch (error) {
     answerWriteFailure(req, error);
   }

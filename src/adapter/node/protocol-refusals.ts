@@ -24,5 +24,5 @@ export function refuseConnect(_request: IncomingMessage, socket: Duplex): void {
 
 /** An `Expect` other than `100-continue` (RFC 9110: answer 417). Nothing was read, so the connection stays usable. */
 export function refuseExpectation(_request: IncomingMessage, response: ServerResponse): void {
-  writeJson(response, undefined, 417, errorBody(417, 'The only expectation this server meets is Expect: 100-continue'));
+  writeJson(response, 417, errorBody(417, 'The only expectation this server meets is Expect: 100-continue'));
 }

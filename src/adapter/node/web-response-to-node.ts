@@ -3,18 +3,19 @@ import { kilnError } from '../../kiln-error.js';
 import type { NodeRequest } from './node-request.js';
 import { kCloseConnection, kCompression, kReport, kSendTimeout } from '../../symbols.js';
 import { addVary, compressionPlan, compressStream, markEncoded } from '../../compression/response-compression.js';
-import { sendWhole } from './encoded-body.js';
+import { sendWhole } from './whole-answer.js';
 import { isSendableStatus } from '../../response/header-rules.js';
 import { decodedByFetch, sendableHeaders } from '../../response/response-framing.js';
 import { withRecordedHeaders } from '../../response/web-response.js';
 import { answerWriteFailure } from './write-failure.js';
 import { responseSource } from '../../response/response-source.js';
 import { keptBody, pendingHeaders } from '../../response/kiln-response.js';
-import { clearSendDeadline, endWithinSendTimeout } from './send-deadline.js';
+import type { Socket } from 'node:net';
 import { closeInStages } from './lingering-close.js';
 
 type Chunk = { done: true; value?: undefined } | { done: false; value: unknown };
 const notYet = Symbol('not yet');
+const empty = new Uint8Array(0);
 const nextTurn = () => new Promise<typeof notYet>((resolve) => setImmediate(resolve, notYet));
 
 function bytesOf(chunk: unknown): Uint8Array {
@@ -93,35 +94,23 @@ export function writeWebResponse(req: NodeRequest, response: Response): void {
     return;
   }
 
-  const compression = req[kCompression];
-  if (compression !== undefined && status !== 204 && status !== 304) {
-    if (source !== undefined) {
-      try {
-        sendWhole(req, status, headers, source);
-      } catch (error) {
-        answerWriteFailure(req, refused(error));
-      }
-      return;
-    }
-    if (body !== null) {
-      const plan = compressionPlan(compression, req.method, status, headers, undefined);
-      if (plan === 'vary') addVary(headers);
-      else if (plan !== 'none') {
-        markEncoded(headers, plan);
-        body = compressStream(compression.settings, plan, body);
-      }
-    }
-  }
-
   // hot path: a Response built from a string or bytes is sent in one end(), its stream never read
   if (source !== undefined && status !== 204 && status !== 304) {
-    headers.push('content-length', String(Buffer.byteLength(source)));
-    if (writeHead(req, status, headers)) endTimed(req, req.method === 'HEAD' ? undefined : source);
+    sendWholeOrRefuse(req, status, headers, source);
     return;
+  }
+  const compression = req[kCompression];
+  if (compression !== undefined && body !== null && status !== 204 && status !== 304) {
+    const plan = compressionPlan(compression, req.method, status, headers, undefined);
+    if (plan === 'vary') addVary(headers);
+    else if (plan !== 'none') {
+      markEncoded(headers, plan);
+      body = compressStream(compression.settings, plan, body);
+    }
   }
   if (body === null || req.method === 'HEAD' || status === 204 || status === 304) {
     if (body !== null) body.cancel().catch(() => {});
-    if (writeHead(req, status, headers)) endTimed(req, undefined);
+    sendWholeOrRefuse(req, status, headers, undefined);
     return;
   }
 
@@ -139,8 +128,7 @@ async function streamBody(req: NodeRequest, status: number, headers: string[], b
   try {
     const first = await reader.read();
     if (first.done) {
-      headers.push('content-length', '0');
-      if (writeHead(req, status, headers)) endTimed(req, undefined);
+      sendWholeOrRefuse(req, status, headers, empty, false);
       return;
     }
     const firstBytes = bytesOf(first.value);
@@ -150,8 +138,8 @@ async function streamBody(req: NodeRequest, status: number, headers: string[], b
     if (settled !== notYet) {
       next = settled as Chunk;
       if (next.done) {
-        headers.push('content-length', String(firstBytes.byteLength));
-        if (writeHead(req, status, headers)) endTimed(req, firstBytes);
+        // Already encoded when compression() negotiated a coding: the stream was.
+        sendWholeOrRefuse(req, status, headers, firstBytes, false);
         return;
       }
     }
@@ -189,9 +177,30 @@ async function streamBody(req: NodeRequest, status: number, headers: string[], b
   }
 }
 
-/** Ends an answer whose whole body is known, within `sendTimeout`. */
-function endTimed(req: NodeRequest, body: string | Uint8Array | undefined): void {
-  endWithinSendTimeout(req.response, req[kSendTimeout], body);
+/** {@link sendWhole}, or a reported bare 500 (KILN041) when Node refuses the head. */
+function sendWholeOrRefuse(
+  req: NodeRequest,
+  status: number,
+  headers: string[],
+  body: string | Uint8Array | undefined,
+  encode?: boolean,
+): void {
+  try {
+    sendWhole(req, status, headers, body, encode);
+  } catch (error) {
+    answerWriteFailure(req, refused(error));
+  }
+}
+
+/**
+ * A streamed body is timed chunk by chunk instead (see `drained`), and may be quiet for long
+ * between chunks (server-sent events): no deadline left by an earlier answer on the connection
+ * applies to it.
+ */
+function clearSendDeadline(res: ServerResponse): void {
+  const socket = res.socket;
+  if (socket !== null) socket.setTimeout(0);
+  else res.once('socket', (assigned: Socket) => assigned.setTimeout(0));
 }
 
 /** `writeHead`, or a reported bare 500 when Node refuses the head (false then). */

@@ -61,7 +61,11 @@ function waitFor(child: ChildProcess, pattern: RegExp, read: () => string): Prom
 }
 
 function started(command: string, args: readonly string[], extra: object = {}): { child: ChildProcess; output: () => string } {
-  const child = spawn(command, args, { cwd: bundles, env: { ...process.env, NO_COLOR: '1' }, ...extra });
+  const child = spawn(command, args, {
+    cwd: bundles,
+    env: { ...process.env, NO_COLOR: '1', KILN_CONFORMANCE_PORT: '8081', KILN_CONFORMANCE_MODE: 'test' },
+    ...extra,
+  });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
