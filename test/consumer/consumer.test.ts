@@ -105,7 +105,7 @@ test('Getting started steps 2–6: npm init, the install commands, package.json,
     join(project, 'package.json'),
     JSON.stringify({ ...packageJson, ...JSON.parse(readmeBlock(blocks, 'package.json')) }, null, 2),
   );
-  for (const file of ['tsconfig.json', 'src/app.ts', 'src/main.ts', 'test/app.test.ts']) {
+  for (const file of ['tsconfig.json', 'src/app.ts', 'src/main.ts', 'test/app.test.ts', 'test/client.test.ts']) {
     mkdirSync(dirname(join(project, file)), { recursive: true });
     writeFileSync(join(project, file), readmeBlock(blocks, file));
   }
@@ -114,8 +114,10 @@ test('Getting started steps 2–6: npm init, the install commands, package.json,
   const run = await runScript(withoutLines(readmeBlock(blocks, 'run'), ['npm start']), project);
   assert.is(run.exitCode, 0, run.output);
   assert.not.match(run.output, /error TS/);
-  // node --test prints TAP ('# pass 1') on Node 20 and 22 when not on a terminal, the spec reporter ('ℹ pass 1') from Node 23.
-  assert.match(run.output, /^(?:#|ℹ) pass 1$/m);
+  // node --test prints TAP ('# pass 2') on Node 20 and 22 when not on a terminal, the spec reporter ('ℹ pass 2') from Node 23.
+  assert.match(run.output, /^(?:#|ℹ) pass 2$/m);
+  // The first build wrote the typed client test/client.test.ts imports (docs/guide/typed-client.md).
+  assert.match(readFileSync(join(project, 'src', 'client.ts'), 'utf8'), /^ {2}get\(input: \{\n {4}id: number;\n {2}\}/m);
   assert.match(run.output, /^(?:#|ℹ) fail 0$/m);
 });
 
@@ -265,6 +267,23 @@ test('every source map in the installed packages names sources that are shipped'
     for (const source of sources as string[]) {
       assert.ok(existsSync(resolve(dirname(map), sourceRoot, source)), `${map} names ${source}, which is not shipped`);
     }
+  }
+});
+
+test('the typed client is written again by the next build: a route added to src/app.ts is a function of src/client.ts', async () => {
+  const appFile = join(project, 'src', 'app.ts');
+  const original = readFileSync(appFile, 'utf8');
+  try {
+    writeFileSync(appFile, original.replace("  @Post('/',", "  @Get('/')\n  list() {\n    return [{ id: 1 }];\n  }\n\n  @Post('/',"));
+    const build = await runCommand('npm', ['run', 'build'], project);
+    assert.is(build.exitCode, 0, build.output);
+    const client = readFileSync(join(project, 'src', 'client.ts'), 'utf8');
+    assert.match(
+      client,
+      /^ {2}list\(input\?: Record<string, never>, init\?: RequestInit\): Promise<Ok<200, \{\n {4}id: number;\n {2}\}\[\]>>;$/m,
+    );
+  } finally {
+    writeFileSync(appFile, original);
   }
 });
 

@@ -10,7 +10,8 @@ import { readDocComment } from './route-doc-comment.cjs';
 import { findOperationSources, type OperationSource } from './operation-sources.cjs';
 import type { JsonSchema, OpenApiInfo, OperationObject, ParameterObject, ResponseObject } from './openapi-types.cjs';
 import { canFailConversion, parameterObject } from './parameter-objects.cjs';
-import { errorBodyComponent, errorBodySchema, errorResponse, successResponses } from './response-objects.cjs';
+import { declaredErrorResponse, errorBodyComponent, errorBodySchema, errorResponse, successResponses } from './response-objects.cjs';
+import type { DeclaredError } from './route-doc-comment.cjs';
 import { isPendingSchema, isUndescribable, TypeSchemas, type PendingSchema, type loadTypiaCore } from './type-schemas.cjs';
 
 export interface OpenApiDocument {
@@ -41,6 +42,36 @@ function bodyContent(schema: JsonSchema | PendingSchema, type: ts.Type, tk: Tool
   }
   if (tk.checker.getNonNullableType(type).flags & TypeFlags.StringLike) return { 'application/json': { schema }, 'text/plain': { schema } };
   return { 'application/json': { schema } };
+}
+
+/**
+ * The status and data type of a `@throws` tag's type: an HttpError subclass
+ * (`class BookNotFound extends HttpError<404, { id: number }>`) or `HttpError<404, BookNotFound>`;
+ * what is wrong with it otherwise. (TypeScript gives a type literal written inside JSDoc no
+ * members, so the data's type is named, not written in the tag.)
+ */
+function declaredError(tk: ProgramToolkit, declared: DeclaredError): { status: number; data: ts.Type | undefined } | string | undefined {
+  const example = 'must name an HttpError type with a literal status: @throws {BookNotFound} or @throws {HttpError<404, BookNotFound>}';
+  let literal = false;
+  const visit = (node: ts.Node): void => {
+    literal ||= tk.ts.isTypeLiteralNode(node) || tk.ts.isMappedTypeNode(node);
+    tk.ts.forEachChild(node, visit);
+  };
+  visit(declared.type);
+  if (literal)
+    return `writes the data's type inside the tag, where TypeScript gives it no members: declare it as an interface or type alias and name it (@throws {HttpError<404, BookNotFound>})`;
+  const type = tk.checker.getTypeFromTypeNode(declared.type);
+  const status = type.getProperty('status');
+  const statusType = status === undefined ? undefined : tk.checker.getTypeOfSymbol(status);
+  // Another error the method may throw (`@throws {TypeError}`): not an answer of the route.
+  if (status === undefined && !declared.type.getText().includes('HttpError')) return undefined;
+  if (statusType === undefined || !(statusType.flags & tk.ts.TypeFlags.NumberLiteral)) return example;
+  const value = (statusType as ts.NumberLiteralType).value;
+  if (!Number.isInteger(value) || value < 400 || value > 599) return `names the status ${value}: an HttpError's is from 400 to 599`;
+  const data = type.getProperty('data');
+  const dataType = data === undefined ? undefined : tk.checker.getNonNullableType(tk.checker.getTypeOfSymbol(data));
+  const unknown = dataType === undefined || !!(dataType.flags & (tk.ts.TypeFlags.Unknown | tk.ts.TypeFlags.Any));
+  return { status: value, data: unknown ? undefined : dataType };
 }
 
 export interface DocumentAnswer {
@@ -111,11 +142,14 @@ export function buildOpenApiDocument(
     let hasBody = false;
     let multipart = false;
     const middlewareResponses: { status: string; description: string }[] = [];
+    // The route's own @throws, its controller's (every route of it), its middlewares'.
+    const declaredErrors: DeclaredError[] = [...doc.throws, ...readDocComment(tk.ts, source.controller).throws];
     const methods = [
       { declaration: source.declaration, model: source.model, descriptions: doc.parameters },
       ...source.middlewares.map((m) => {
         const useDoc = readDocComment(tk.ts, m.use);
         middlewareResponses.push(...useDoc.responses);
+        declaredErrors.push(...useDoc.throws);
         return { declaration: m.use, model: m.model, descriptions: useDoc.parameters };
       }),
     ];
@@ -192,6 +226,30 @@ export function buildOpenApiDocument(
       );
     }
     const responses: Record<string, ResponseObject> = { ...success.responses };
+    for (const declared of declaredErrors) {
+      const error = declaredError(tk, declared);
+      if (error === undefined) continue;
+      if (typeof error === 'string') {
+        diagnostics.push(kilnDiagnostic(tk.ts, declared.tag, diagnosticMessage('throwsNotAnHttpError', 'notAnHttpError', where, error)));
+        continue;
+      }
+      let data: JsonSchema | PendingSchema | undefined;
+      if (error.data !== undefined) {
+        const added = schemas.add(error.data);
+        if (isUndescribable(added)) {
+          diagnostics.push(
+            kilnDiagnostic(
+              tk.ts,
+              declared.type,
+              diagnosticMessage('openApiTypeNotDescribable', 'errorData', where, error.status, added.problems.join('; ')),
+            ),
+          );
+          continue;
+        }
+        data = added;
+      }
+      responses[String(error.status)] ??= declaredErrorResponse(String(error.status), declared.description, data);
+    }
     for (const declared of [...doc.responses, ...middlewareResponses]) {
       responses[declared.status] ??=
         Number(declared.status) >= 400
@@ -203,6 +261,7 @@ export function buildOpenApiDocument(
         '400',
         'Bad Request: a parameter or the body failed conversion or validation (answered when the server runs with strictValidation)',
       );
+    if (source.rateLimited) responses['429'] ??= errorResponse('429', 'Too Many Requests: the rate limit of this route is used up');
     // A body with files is read under the server's uploads limits, not maxBodySize.
     if (hasBody && multipart) {
       responses['413'] ??= errorResponse(
