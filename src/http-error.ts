@@ -8,14 +8,17 @@
  * throw new HttpError(HttpCode.NOT_FOUND, `User ${id} not found`);
  * throw new HttpError(400, 'Invalid body', { errors });
  * ```
+ *
+ * A route declares the errors it answers with `@throws {HttpError<404, { id: number }>}` in its
+ * JSDoc: the status and the type of `data` go into the OpenAPI document and the typed client.
  */
-export class HttpError extends Error {
+export class HttpError<Status extends number = number, Data = unknown> extends Error {
   override name = 'HttpError';
 
   constructor(
-    readonly status: number,
+    readonly status: Status,
     message: string,
-    readonly data?: unknown,
+    readonly data?: Data,
   ) {
     super(message);
     if (!Number.isInteger(status) || status < 400 || status > 599) {

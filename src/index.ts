@@ -38,7 +38,7 @@ export type { Binder } from './decorators/binder.js';
 
 // Serving it
 export { createServer } from './server.js';
-export type { KilnConfig, KilnServer } from './server-config.js';
+export type { KilnConfig, KilnServer, ListenOptions } from './server-config.js';
 export type { ControllerClass, RouteInfo } from './router/route-info.js';
 export type { KilnRequest } from './request/kiln-request.js';
 export type { QueryValues } from './request/query-string.js';

@@ -355,6 +355,17 @@ export const runtimeErrors = {
         'env<T>() was not compiled by @kiln/core/transformer, which writes the reader of T: add it to compilerOptions.plugins (docs: guide/configuration.md)',
     },
   },
+  KILN053: {
+    means: '`listen({ reusePort: true })` on a runtime that cannot share a port between processes (Node before 22.12, or not Linux)',
+    when: 'start-up',
+    messages: {
+      notLinux: (runtime: string, os: string) =>
+        `listen({ reusePort: true }) needs Linux, where the kernel spreads connections between the processes; ${runtime} runs on ${os}: run one process per port, or a cluster behind a load balancer (docs: guide/scaling-out.md)`,
+      nodeTooOld: (version: string) =>
+        `listen({ reusePort: true }) needs Node 22.12 or later (server.listen's reusePort), this is Node ${version}: upgrade, or use node:cluster (docs: guide/scaling-out.md)`,
+      reusePortOption: (value: unknown) => `listen(): reusePort must be true or false, got ${String(value)}`,
+    },
+  },
   KILN070: {
     means: 'the `trustProxy` setting is not a boolean, a hop count or a list of addresses/CIDR ranges',
     when: 'start-up',

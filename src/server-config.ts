@@ -88,6 +88,16 @@ export interface KilnConfig {
   docs?: DocsOptions;
 }
 
+/** What `app.listen(options)` takes. */
+export interface ListenOptions {
+  /** Default 3000; 0 picks a free port. */
+  port?: number;
+  /** Default: all interfaces. */
+  host?: string;
+  /** Share the port with other processes listening with it too (SO_REUSEPORT). Default false. */
+  reusePort?: boolean;
+}
+
 /** What `createServer` returns. */
 export interface KilnServer {
   /**
@@ -96,6 +106,12 @@ export interface KilnServer {
    * 3000, all interfaces. On Workers the runtime listens: export `{ fetch: app.fetch }` (KILN012).
    */
   listen(port?: number, host?: string): Promise<{ port: number; host: string }>;
+  /**
+   * The same with options: `{ port, host, reusePort }`. `reusePort: true` lets several processes
+   * listen on one port, the kernel spreading connections between them (Linux: Node 22.12 or
+   * later, Bun, Deno; KILN053 elsewhere). Docs: guide/scaling-out.md.
+   */
+  listen(options: ListenOptions): Promise<{ port: number; host: string }>;
   /** The Node request listener, for your own `http`/`https` server (Node, and Bun's or Deno's node:http). */
   readonly handler: (incoming: IncomingMessage, response: ServerResponse) => void;
   /** In-process dispatch of a web Request through the same pipeline. */

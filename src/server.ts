@@ -1,3 +1,4 @@
+import { kilnError } from './kiln-error.js';
 import { buildRouteTable } from './app/route-table.js';
 import { withDocsRoutes } from './openapi/docs-routes.js';
 import { isFileSystemRefusal } from './openapi/file-system-refusal.js';
@@ -7,7 +8,8 @@ import type { RequestCore } from './request/kiln-request.js';
 import { Container } from './injection/container.js';
 import type { RouteInfo } from './router/route-info.js';
 import { answerWithResponse } from './response/web-response-answer.js';
-import type { KilnConfig, KilnServer } from './server-config.js';
+import type { KilnConfig, KilnServer, ListenOptions } from './server-config.js';
+import { assertReusePort } from './adapter/reuse-port.js';
 import type { Listening, SocketAddressOf } from './adapter/listener.js';
 import { runtimeListener } from './adapter/runtime-listener.js';
 import { nodeHandlers } from './adapter/node/node-handler.js';
@@ -108,13 +110,19 @@ export function createServer(config: KilnConfig): KilnServer {
     get routes() {
       return routes;
     },
-    async listen(port = 3000, host?: string) {
+    async listen(portOrOptions: number | ListenOptions = 3000, hostname?: string) {
+      const given = typeof portOrOptions === 'object' && portOrOptions !== null ? portOrOptions : { port: portOrOptions, host: hostname };
+      const port = given.port ?? 3000;
+      const host = given.host;
+      const reusePort = given.reusePort ?? false;
+      if (typeof reusePort !== 'boolean') throw kilnError('KILN053', 'reusePortOption', reusePort);
+      if (reusePort) assertReusePort();
       if (listening !== undefined) throw new Error('This Kiln server is already listening');
       // The listener of the runtime this runs on (node:http, Bun.serve, Deno.serve), loaded only there.
       const opening = (async () => {
         const start = await runtimeListener();
         await ready;
-        return start({ limits: resolved.listener, handler, checkContinue, serve }, port, host);
+        return start({ limits: resolved.listener, handler, checkContinue, serve, reusePort }, port, host);
       })();
       listening = opening;
       return (await opening).address;

@@ -40,7 +40,7 @@ const versionSensitive = {
   'test/consumer/': ['22', '26'],
 };
 // The longest suites start first, so that the workers end together rather than one waiting on them.
-const slowFirst = ['test/consumer/', 'test/build-tools/', 'test/transformer/consumer-setup'];
+const slowFirst = ['test/consumer/', 'test/build-tools/', 'test/deploy/', 'test/transformer/consumer-setup'];
 const otherNodes = (nodeOption?.slice('--node='.length) ?? (only.length === 0 ? '22,24,26' : ''))
   .split(',')
   .filter((version) => version !== '');

@@ -50,6 +50,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'Health and readiness', link: '/guide/health' },
       { text: 'Typed configuration', link: '/guide/configuration' },
+      { text: 'Scaling out', link: '/guide/scaling-out' },
       { text: 'Cancellation and handler timeouts', link: '/guide/cancellation' },
     ],
   },

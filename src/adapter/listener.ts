@@ -15,6 +15,8 @@ export interface ListenTarget {
    * per-request info) when something reads it.
    */
   readonly serve: (request: Request, socketAddress?: string | SocketAddressOf, context?: unknown) => Response | Promise<Response>;
+  /** Share the port with other processes (SO_REUSEPORT); checked by assertReusePort first. */
+  readonly reusePort: boolean;
 }
 
 export type { SocketAddressOf } from '../request/fetch-request.js';

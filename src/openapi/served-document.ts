@@ -73,13 +73,19 @@ export function servedDocument(document: Json, routes: readonly CompiledRoute[])
       throw kilnError('KILN032', 'routeMissing', method, path, route.name);
     }
     const descriptions: MiddlewareOpenApi[] = [];
+    // A middleware's own description of a status replaces what the build wrote for it (the build
+    // knows a limiter may answer 429, the limiter knows its limits); the first middleware's wins.
+    const described = new Set<string>();
     for (const middleware of route.middlewares) {
       const description = middlewareDescription(middleware);
       if (description === undefined) continue;
       descriptions.push(description);
       operation.responses ??= {};
-      for (const [status, response] of Object.entries(description.responses ?? {}))
-        operation.responses[status] ??= structuredClone(response);
+      for (const [status, response] of Object.entries(description.responses ?? {})) {
+        if (described.has(status)) continue;
+        described.add(status);
+        operation.responses[status] = structuredClone(response);
+      }
       for (const response of Object.values(operation.responses) as Json[]) {
         if (response.$ref !== undefined) continue;
         response.headers = { ...structuredClone(description.headers ?? {}), ...response.headers };

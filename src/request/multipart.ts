@@ -6,6 +6,7 @@ import { HttpError } from '../http-error.js';
 import { kilnError } from '../kiln-error.js';
 import { nodeBuiltin } from '../node-builtin.js';
 import type { UploadLimits } from './upload-options.js';
+import { partsForm, uploadedFile } from './upload-form.js';
 
 let busboy: Promise<BusboyConstructor> | undefined;
 
@@ -150,10 +151,10 @@ async function receiveFile(
       spilled.stream.end(() => resolve());
     });
   });
-  if (spilled === undefined) return new File(chunks, name, { type });
+  if (spilled === undefined) return uploadedFile(chunks, name, type);
   // A Blob backed by the file: read when the handler reads it, never held in memory.
   const blob = await fs.openAsBlob(spilled.file, { type });
-  return new File([blob], name, { type });
+  return uploadedFile([blob], name, type);
 }
 
 /** A field part as text (UTF-8). Past maxFieldSize it calls `stop` at once, mid-part. */
@@ -294,9 +295,7 @@ export async function readMultipart(
       parser.destroy();
       throw failure;
     }
-    const form = new FormData();
-    for (const [name, value] of entries) if (value !== undefined) form.append(name, value);
-    return form;
+    return partsForm(entries.filter((entry): entry is [string, string | File] => entry[1] !== undefined));
   } catch (error) {
     await folder.remove();
     throw error;

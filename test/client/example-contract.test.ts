@@ -142,7 +142,11 @@ for (const transport of ['socket', 'fetch'] as const) {
   Contract(`every declared error comes back as a typed value, the same as by hand (${transport})`, async () => {
     const { api, send } = await pair(transport);
     const notFound = await api.books.get({ id: 999 });
-    assert.equal([notFound.ok, notFound.status, notFound.error], [false, 404, { error: 'Not Found', message: 'Book 999 not found' }]);
+    // Declared with `@throws {BookNotFound}`: its data is typed (`error.data.id` is a number).
+    assert.equal(
+      [notFound.ok, notFound.status, notFound.error],
+      [false, 404, { error: 'Not Found', message: 'Book 999 not found', data: { id: 999 } }],
+    );
     await same(notFound, await send('/books/999'), '404');
 
     const badQuery = await api.books.list({ limit: 'many' as never });

@@ -5,6 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createServer, type KilnServer } from '@kiln/core';
@@ -162,5 +163,45 @@ RoundTrip('bodies: a typed JSON body, body fields, a text body, any body, and a 
     assert.equal([removed.ok, removed.status, removed.data], [true, 204, undefined]);
   });
 });
+
+RoundTrip(
+  "declared errors: @throws types (an HttpError subclass, HttpError<423, Lock>) and the rate limiter's 429 are typed values, in the document too",
+  async () => {
+    const document = JSON.parse(readFileSync(join(outDir, 'openapi.json'), 'utf8'));
+    const remove = document.paths['/people/{id}'].delete.responses;
+    assert.equal(remove['404'].content['application/json'].schema.properties.data, {
+      type: 'object',
+      properties: { id: { type: 'number' } },
+      required: ['id'],
+    });
+    assert.equal(remove['404'].content['application/json'].schema.required, ['error', 'message', 'data']);
+    assert.equal(remove['423'].content['application/json'].schema.properties.data, { $ref: '#/components/schemas/Lock' });
+    assert.is(
+      document.paths['/misc/limited'].get.responses['429'].content['application/json'].schema.$ref,
+      '#/components/schemas/KilnErrorBody',
+    );
+    await both(async (client) => {
+      const missing = await client.people.remove({ id: 0 });
+      assert.equal(
+        [missing.ok, missing.status, missing.error],
+        [false, 404, { error: 'Not Found', message: 'No person 0', data: { id: 0 } }],
+      );
+      const locked = await client.people.remove({ id: 13 });
+      assert.equal([locked.status, locked.error.data], [423, { until: '2030-01-01', by: ['admin'] }]);
+    });
+    // max 2 a minute per client: the third call of one client is the typed 429.
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await overSocket.misc.limited());
+    assert.equal(
+      answers.map((a) => [a.ok, a.status]),
+      [
+        [true, 200],
+        [true, 200],
+        [false, 429],
+      ],
+    );
+    assert.is(answers[2].error.error, 'Too Many Requests');
+  },
+);
 
 RoundTrip.run();

@@ -15,7 +15,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packedTarballs, withoutLines } from './support/packed-tarballs.js';
+import { packedTarballs, tarballNames, withoutLines } from './support/packed-tarballs.js';
+import { type LocalRegistry, startLocalRegistry } from './support/local-registry.js';
 import { readmeBlock, readmeBlocks } from './support/readme-blocks.js';
 import { runCommand, runScript } from './support/run-command.js';
 import { startApp, type StartedApp } from './support/started-app.js';
@@ -24,6 +25,7 @@ import { tsserverDiagnostics } from './support/tsserver-diagnostics.js';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const blocks = readmeBlocks(join(root, 'docs', 'guide', 'getting-started.md'));
 const workDir = mkdtempSync(join(tmpdir(), 'kiln-consumer-e2e-'));
+let registry: LocalRegistry | undefined;
 const clone = join(workDir, 'kiln');
 const project = join(workDir, 'my-api');
 let app: StartedApp | undefined;
@@ -64,6 +66,8 @@ function filesUnder(dir: string, suffix: string): string[] {
 test('Getting started step 1: npm pack, in a copy of the working tree without dist/, builds both packages and ships dist/, sources, no tests', async () => {
   const pack = await packedTarballs(workDir);
   assert.is(pack.exitCode, 0, pack.output);
+  registry = await startLocalRegistry(join(workDir, 'registry'));
+  for (const tarball of Object.values(tarballNames)) await registry.publish(join(workDir, 'kiln', tarball));
 
   const core = tarballFiles(join(clone, 'kiln-core-0.1.0.tgz'));
   for (const needed of [
@@ -95,12 +99,13 @@ test('Getting started steps 2–6: npm init, the install commands, package.json,
   assert.is(create.exitCode, 0, create.output);
 
   const packageJson = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
-  assert.is(packageJson.dependencies['@kiln/core'], 'file:../kiln/kiln-core-0.1.0.tgz');
+  assert.is(packageJson.dependencies['@kiln/core'], '^0.1.0', 'installed from the registry by name');
+  assert.match(readFileSync(join(project, 'package-lock.json'), 'utf8'), `"resolved": "${registry!.url}@kiln/core/-/core-0.1.0.tgz"`);
   writeFileSync(
     join(project, 'package.json'),
     JSON.stringify({ ...packageJson, ...JSON.parse(readmeBlock(blocks, 'package.json')) }, null, 2),
   );
-  for (const file of ['tsconfig.json', 'src/app.ts', 'src/main.ts', 'test/app.test.ts']) {
+  for (const file of ['tsconfig.json', 'src/app.ts', 'src/main.ts', 'test/app.test.ts', 'test/client.test.ts']) {
     mkdirSync(dirname(join(project, file)), { recursive: true });
     writeFileSync(join(project, file), readmeBlock(blocks, file));
   }
@@ -109,8 +114,10 @@ test('Getting started steps 2–6: npm init, the install commands, package.json,
   const run = await runScript(withoutLines(readmeBlock(blocks, 'run'), ['npm start']), project);
   assert.is(run.exitCode, 0, run.output);
   assert.not.match(run.output, /error TS/);
-  // node --test prints TAP ('# pass 1') on Node 20 and 22 when not on a terminal, the spec reporter ('ℹ pass 1') from Node 23.
-  assert.match(run.output, /^(?:#|ℹ) pass 1$/m);
+  // node --test prints TAP ('# pass 2') on Node 20 and 22 when not on a terminal, the spec reporter ('ℹ pass 2') from Node 23.
+  assert.match(run.output, /^(?:#|ℹ) pass 2$/m);
+  // The first build wrote the typed client test/client.test.ts imports (docs/guide/typed-client.md).
+  assert.match(readFileSync(join(project, 'src', 'client.ts'), 'utf8'), /^ {2}get\(input: \{\n {4}id: number;\n {2}\}/m);
   assert.match(run.output, /^(?:#|ℹ) fail 0$/m);
 });
 
@@ -264,6 +271,23 @@ test('every source map in the installed packages names sources that are shipped'
   }
 });
 
+test('the typed client is written again by the next build: a route added to src/app.ts is a function of src/client.ts', async () => {
+  const appFile = join(project, 'src', 'app.ts');
+  const original = readFileSync(appFile, 'utf8');
+  try {
+    writeFileSync(appFile, original.replace("  @Post('/',", "  @Get('/')\n  list() {\n    return [{ id: 1 }];\n  }\n\n  @Post('/',"));
+    const build = await runCommand('npm', ['run', 'build'], project);
+    assert.is(build.exitCode, 0, build.output);
+    const client = readFileSync(join(project, 'src', 'client.ts'), 'utf8');
+    assert.match(
+      client,
+      /^ {2}list\(input\?: Record<string, never>, init\?: RequestInit\): Promise<Ok<200, \{\n {4}id: number;\n {2}\}\[\]>>;$/m,
+    );
+  } finally {
+    writeFileSync(appFile, original);
+  }
+});
+
 test("the README's complete example is the Getting started app, block for block", () => {
   const readme = readmeBlocks(join(root, 'README.md'));
   assert.equal([...readme.keys()], ['src/app.ts', 'src/main.ts', 'test/app.test.ts']);
@@ -272,6 +296,7 @@ test("the README's complete example is the Getting started app, block for block"
 
 test.after(async () => {
   await app?.stop();
+  await registry?.stop();
   rmSync(workDir, { recursive: true, force: true });
 });
 

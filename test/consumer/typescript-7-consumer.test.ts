@@ -10,7 +10,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packedTarballs, withoutLines } from './support/packed-tarballs.js';
+import { packedTarballs, tarballNames, withoutLines } from './support/packed-tarballs.js';
+import { type LocalRegistry, startLocalRegistry } from './support/local-registry.js';
 import { readmeBlock, readmeBlocks } from './support/readme-blocks.js';
 import { runScript } from './support/run-command.js';
 import { startApp } from './support/started-app.js';
@@ -18,10 +19,13 @@ import { startApp } from './support/started-app.js';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const blocks = readmeBlocks(join(root, 'docs', 'guide', 'getting-started.md'));
 const workDir = mkdtempSync(join(tmpdir(), 'kiln-consumer-ts7-'));
+let registry: LocalRegistry | undefined;
 
 test('Getting started step 1 (as consumer.test.ts runs it): npm pack in a copy of the working tree', async () => {
   const pack = await packedTarballs(workDir);
   assert.is(pack.exitCode, 0, pack.output);
+  registry = await startLocalRegistry(join(workDir, 'registry'));
+  for (const tarball of Object.values(tarballNames)) await registry.publish(join(workDir, 'kiln', tarball));
   assert.ok(existsSync(join(workDir, 'kiln', 'kiln-core-0.1.0.tgz')));
 });
 
@@ -73,7 +77,8 @@ test("Getting started, With TypeScript 7: the page's project builds with esbuild
   }
 });
 
-test.after(() => {
+test.after(async () => {
+  await registry?.stop();
   rmSync(workDir, { recursive: true, force: true });
 });
 

@@ -604,6 +604,32 @@ test("a head over maxHeaderSize (8 KiB here) answers 431 with Kiln's body from N
   }
 });
 
+test('a multipart part reaches the handler with its declared type unchanged (text/plain gains no charset), in the order sent, on Node, Bun and Deno', async () => {
+  const listening = served.filter((candidate) => candidate.name !== 'workerd');
+  const declared = ['text/plain', 'application/json', 'text/csv', 'image/png', 'application/octet-stream', 'text/html'];
+  const boundary = 'kiln-conformance';
+  const body =
+    declared
+      .map(
+        (type, i) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${i === 0 ? 'a' : 'f'}"; filename="p${i}"\r\nContent-Type: ${type}\r\n\r\nbody ${i}\r\n`,
+      )
+      .join('') + `--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nplain field\r\n--${boundary}--\r\n`;
+  const parts = [
+    ...declared.map((type, i) => ({ name: i === 0 ? 'a' : 'f', file: `p${i}`, type, text: `body ${i}` })),
+    { name: 'note', field: 'plain field' },
+  ];
+  for (const runtime of listening) {
+    const reply = await fetch(`${runtime.bases.strict}/uploads/parts`, {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    assert.is(reply.status, 200, runtime.name);
+    assert.equal(await reply.json(), { parts, getType: 'text/plain' }, runtime.name);
+  }
+});
+
 test('req.signal: the client leaving cancels the handler’s fetch to a slow local upstream, on Node, Bun and Deno', async () => {
   const listening = served.filter((candidate) => candidate.name !== 'workerd');
   for (const runtime of listening) {

@@ -218,6 +218,8 @@ export const diagnosticCodes = {
       body: (route: string, problems: string) => `the body type of ${route} cannot be described in JSON schema: ${problems}`,
       parameter: (parameter: string, route: string, problems: string) =>
         `parameter '${parameter}' of ${route} cannot be described in JSON schema: ${problems}`,
+      errorData: (route: string, status: number, problems: string) =>
+        `the data of ${route}'s declared ${status} error cannot be described in JSON schema: ${problems}`,
     },
   },
   openApiPathUnknown: {
@@ -376,6 +378,14 @@ export const diagnosticCodes = {
     messages: {
       analysisFailed: (reason: unknown) => `analysing this file failed: ${reason}`,
       generatedCode: (message: string) => message,
+    },
+  },
+  throwsNotAnHttpError: {
+    code: 174,
+    title:
+      "a route's @throws JSDoc tag does not name an HttpError type with a literal status from 400 to 599, or writes its data type inside the tag",
+    messages: {
+      notAnHttpError: (route: string, problem: string) => `the @throws tag of ${route} ${problem}`,
     },
   },
 } as const satisfies Record<string, DiagnosticCode>;

@@ -6,11 +6,12 @@ import type { ProgramModel } from '../analyse/analyse-program.cjs';
 import { diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import { kilnDiagnostic, kilnGlobalDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import type { ProgramToolkit, Toolkit } from '../toolkit.cjs';
-import { readDocComment, type RouteDocComment } from './route-doc-comment.cjs';
+import { readDocComment } from './route-doc-comment.cjs';
 import { findOperationSources, type OperationSource } from './operation-sources.cjs';
 import type { JsonSchema, OpenApiInfo, OperationObject, ParameterObject, ResponseObject } from './openapi-types.cjs';
 import { canFailConversion, parameterObject } from './parameter-objects.cjs';
-import { errorBodyComponent, errorBodySchema, errorResponse, successResponses } from './response-objects.cjs';
+import { declaredErrorResponse, errorBodyComponent, errorBodySchema, errorResponse, successResponses } from './response-objects.cjs';
+import type { DeclaredError } from './route-doc-comment.cjs';
 import { isPendingSchema, isUndescribable, TypeSchemas, type PendingSchema, type loadTypiaCore } from './type-schemas.cjs';
 
 export interface OpenApiDocument {
@@ -43,28 +44,39 @@ function bodyContent(schema: JsonSchema | PendingSchema, type: ts.Type, tk: Tool
   return { 'application/json': { schema } };
 }
 
+/**
+ * The status and data type of a `@throws` tag's type: an HttpError subclass
+ * (`class BookNotFound extends HttpError<404, { id: number }>`) or `HttpError<404, BookNotFound>`;
+ * what is wrong with it otherwise. (TypeScript gives a type literal written inside JSDoc no
+ * members, so the data's type is named, not written in the tag.)
+ */
+function declaredError(tk: ProgramToolkit, declared: DeclaredError): { status: number; data: ts.Type | undefined } | string | undefined {
+  const example = 'must name an HttpError type with a literal status: @throws {BookNotFound} or @throws {HttpError<404, BookNotFound>}';
+  let literal = false;
+  const visit = (node: ts.Node): void => {
+    literal ||= tk.ts.isTypeLiteralNode(node) || tk.ts.isMappedTypeNode(node);
+    tk.ts.forEachChild(node, visit);
+  };
+  visit(declared.type);
+  if (literal)
+    return `writes the data's type inside the tag, where TypeScript gives it no members: declare it as an interface or type alias and name it (@throws {HttpError<404, BookNotFound>})`;
+  const type = tk.checker.getTypeFromTypeNode(declared.type);
+  const status = type.getProperty('status');
+  const statusType = status === undefined ? undefined : tk.checker.getTypeOfSymbol(status);
+  // Another error the method may throw (`@throws {TypeError}`): not an answer of the route.
+  if (status === undefined && !declared.type.getText().includes('HttpError')) return undefined;
+  if (statusType === undefined || !(statusType.flags & tk.ts.TypeFlags.NumberLiteral)) return example;
+  const value = (statusType as ts.NumberLiteralType).value;
+  if (!Number.isInteger(value) || value < 400 || value > 599) return `names the status ${value}: an HttpError's is from 400 to 599`;
+  const data = type.getProperty('data');
+  const dataType = data === undefined ? undefined : tk.checker.getNonNullableType(tk.checker.getTypeOfSymbol(data));
+  const unknown = dataType === undefined || !!(dataType.flags & (tk.ts.TypeFlags.Unknown | tk.ts.TypeFlags.Any));
+  return { status: value, data: unknown ? undefined : dataType };
+}
+
 export interface DocumentAnswer {
   readonly document: OpenApiDocument;
   readonly diagnostics: readonly ts.Diagnostic[];
-}
-
-/** What every step of one document's build shares: the program, the schemas being collected, the diagnostics so far. */
-interface DocumentBuild {
-  readonly tk: ProgramToolkit;
-  readonly schemas: TypeSchemas;
-  readonly diagnostics: ts.Diagnostic[];
-}
-
-/** What a route takes: its parameters and body, and what that says about the errors it can answer. */
-interface OperationInputs {
-  readonly parameters: ParameterObject[];
-  readonly requestBody: OperationObject['requestBody'];
-  /** A conversion or validation can fail: a 400 under strictValidation. */
-  readonly canFail: boolean;
-  readonly hasBody: boolean;
-  readonly multipart: boolean;
-  /** The responses the JSDoc of its class middlewares' `use` declares. */
-  readonly middlewareResponses: readonly { status: string; description: string }[];
 }
 
 /** Writes the document of every route of the program. */
@@ -74,7 +86,8 @@ export function buildOpenApiDocument(
   typia: NonNullable<ReturnType<typeof loadTypiaCore>>,
   head: { readonly info: OpenApiInfo; readonly servers?: readonly unknown[] },
 ): DocumentAnswer {
-  const build: DocumentBuild = { tk, schemas: new TypeSchemas(typia, tk.ts, tk.checker), diagnostics: [] };
+  const diagnostics: ts.Diagnostic[] = [];
+  const schemas = new TypeSchemas(typia, tk.ts, tk.checker);
   const paths: Record<string, Record<string, OperationObject>> = {};
   const operationIds = new Map<string, OperationSource>();
   const tags = new Map<string, string | undefined>();
@@ -82,213 +95,209 @@ export function buildOpenApiDocument(
   for (const source of findOperationSources(tk, program)) {
     const where = `${source.className}.${source.methodName}`;
     if (source.path === undefined) {
-      build.diagnostics.push(
+      diagnostics.push(
         kilnDiagnostic(tk.ts, source.decorator, diagnosticMessage('openApiPathUnknown', 'pathUnknown', source.method, where)),
       );
       continue;
     }
     const doc = readDocComment(tk.ts, source.declaration);
-    const operationId = uniqueOperationId(build, source, doc, operationIds);
-    if (operationId === undefined) continue;
+    // An inherited route is another operation than its base class's: its @operationId tag stays the base's.
+    const operationId =
+      (source.inherited ? undefined : doc.operationId) ?? (source.routeIndex === 0 ? where : `${where}_${source.routeIndex + 1}`);
+    const first = operationIds.get(operationId);
+    if (first !== undefined) {
+      diagnostics.push(
+        kilnDiagnostic(
+          tk.ts,
+          source.declaration.name,
+          diagnosticMessage(
+            'duplicateOperationId',
+            'taken',
+            operationId,
+            source.method,
+            source.path,
+            first.method,
+            first.path!,
+            first.declaration.getSourceFile().fileName.replace(/^.*[\\/]/, ''),
+          ),
+        ),
+      );
+      continue;
+    }
+    operationIds.set(operationId, source);
     const tag = tagOf(source.className);
     if (!tags.has(tag)) tags.set(tag, readDocComment(tk.ts, source.controller).summary);
-    const inputs = operationInputs(build, source, doc, where);
-    // Written in reading order: what it is, what it takes, what it answers.
-    (paths[openApiPath(source.path)] ??= {})[source.method.toLowerCase()] = {
-      operationId,
-      tags: [tag],
-      summary: doc.summary,
-      description: doc.description,
-      deprecated: doc.deprecated ? true : undefined,
-      parameters: inputs.parameters.length > 0 ? inputs.parameters : undefined,
-      requestBody: inputs.requestBody,
-      responses: operationResponses(build, source, doc, inputs, where),
-    };
-  }
-  return { document: writtenDocument(build, head, paths, tags), diagnostics: build.diagnostics };
-}
 
-/** The route's operationId (its @operationId tag, else Class.method), or undefined when another route has it (KILN141). */
-function uniqueOperationId(
-  build: DocumentBuild,
-  source: OperationSource,
-  doc: RouteDocComment,
-  operationIds: Map<string, OperationSource>,
-): string | undefined {
-  const where = `${source.className}.${source.methodName}`;
-  // An inherited route is another operation than its base class's: its @operationId tag stays the base's.
-  const operationId =
-    (source.inherited ? undefined : doc.operationId) ?? (source.routeIndex === 0 ? where : `${where}_${source.routeIndex + 1}`);
-  const first = operationIds.get(operationId);
-  if (first !== undefined) {
-    build.diagnostics.push(
-      kilnDiagnostic(
-        build.tk.ts,
-        source.declaration.name,
-        diagnosticMessage(
-          'duplicateOperationId',
-          'taken',
-          operationId,
-          source.method,
-          source.path!,
-          first.method,
-          first.path!,
-          first.declaration.getSourceFile().fileName.replace(/^.*[\\/]/, ''),
-        ),
-      ),
-    );
-    return undefined;
-  }
-  operationIds.set(operationId, source);
-  return operationId;
-}
+    const operation: OperationObject = { operationId, tags: [tag], responses: {} };
+    if (doc.summary !== undefined) operation.summary = doc.summary;
+    if (doc.description !== undefined) operation.description = doc.description;
+    if (doc.deprecated) operation.deprecated = true;
 
-/** Parameters and body: the handler's, then those of the class middlewares guarding it (e.g. an API-key header). */
-function operationInputs(build: DocumentBuild, source: OperationSource, doc: RouteDocComment, where: string): OperationInputs {
-  const { tk, schemas, diagnostics } = build;
-  const parameters: ParameterObject[] = [];
-  const bodyProperties: Record<string, unknown> = {};
-  const bodyRequired: string[] = [];
-  let wholeBody: { required: boolean; content: Record<string, { schema: unknown }> } | undefined;
-  let canFail = false;
-  let hasBody = false;
-  let multipart = false;
-  const middlewareResponses: { status: string; description: string }[] = [];
-  const methods = [
-    { declaration: source.declaration, model: source.model, descriptions: doc.parameters },
-    ...source.middlewares.map((m) => {
-      const useDoc = readDocComment(tk.ts, m.use);
-      middlewareResponses.push(...useDoc.responses);
-      return { declaration: m.use, model: m.model, descriptions: useDoc.parameters };
-    }),
-  ];
-  for (const { declaration, model, descriptions } of methods) {
-    for (const parameter of model?.parameters ?? []) {
-      if (parameter === undefined) continue;
-      const node = declaration.parameters[parameter.index]!;
-      const description = descriptions.get(parameter.parameterName);
-      canFail ||= canFailConversion(parameter);
-      if (parameter.source === 'body') {
-        hasBody = true;
-        multipart ||= parameter.validation?.form === true;
-        const type = tk.checker.getTypeAtLocation(node);
-        const nonNull = tk.checker.getNonNullableType(type);
-        // (unknown without null and undefined is {}: test the declared type itself)
-        const any = !!(type.flags & (tk.ts.TypeFlags.Any | tk.ts.TypeFlags.Unknown));
-        const schema = any ? {} : schemas.add(nonNull);
-        if (isUndescribable(schema)) {
+    // Parameters: the handler's, then those of the class middlewares guarding it (e.g. an API-key header).
+    const parameters: ParameterObject[] = [];
+    const bodyProperties: Record<string, unknown> = {};
+    const bodyRequired: string[] = [];
+    let wholeBody: { required: boolean; content: Record<string, { schema: unknown }> } | undefined;
+    let canFail = false;
+    let hasBody = false;
+    let multipart = false;
+    const middlewareResponses: { status: string; description: string }[] = [];
+    // The route's own @throws, its controller's (every route of it), its middlewares'.
+    const declaredErrors: DeclaredError[] = [...doc.throws, ...readDocComment(tk.ts, source.controller).throws];
+    const methods = [
+      { declaration: source.declaration, model: source.model, descriptions: doc.parameters },
+      ...source.middlewares.map((m) => {
+        const useDoc = readDocComment(tk.ts, m.use);
+        middlewareResponses.push(...useDoc.responses);
+        declaredErrors.push(...useDoc.throws);
+        return { declaration: m.use, model: m.model, descriptions: useDoc.parameters };
+      }),
+    ];
+    for (const { declaration, model, descriptions } of methods) {
+      for (const parameter of model?.parameters ?? []) {
+        if (parameter === undefined) continue;
+        const node = declaration.parameters[parameter.index]!;
+        const description = descriptions.get(parameter.parameterName);
+        canFail ||= canFailConversion(parameter);
+        if (parameter.source === 'body') {
+          hasBody = true;
+          multipart ||= parameter.validation?.form === true;
+          const type = tk.checker.getTypeAtLocation(node);
+          const nonNull = tk.checker.getNonNullableType(type);
+          // (unknown without null and undefined is {}: test the declared type itself)
+          const any = !!(type.flags & (tk.ts.TypeFlags.Any | tk.ts.TypeFlags.Unknown));
+          const schema = any ? {} : schemas.add(nonNull);
+          if (isUndescribable(schema)) {
+            diagnostics.push(
+              kilnDiagnostic(
+                tk.ts,
+                node.type ?? node,
+                diagnosticMessage('openApiTypeNotDescribable', 'body', where, schema.problems.join('; ')),
+              ),
+            );
+            continue;
+          }
+          if (parameter.key === '')
+            wholeBody = {
+              required: parameter.required,
+              // A body with files is a multipart/form-data form; each File property is a binary part.
+              content: parameter.validation?.form === true ? { 'multipart/form-data': { schema } } : bodyContent(schema, type, tk),
+            };
+          else {
+            bodyProperties[parameter.key] = description === undefined ? schema : { ...schema, description };
+            if (parameter.required) bodyRequired.push(parameter.key);
+          }
+          continue;
+        }
+        const object = parameterObject(tk, schemas, parameter, node, description);
+        if (object === undefined) continue;
+        if (isUndescribable(object)) {
           diagnostics.push(
             kilnDiagnostic(
               tk.ts,
               node.type ?? node,
-              diagnosticMessage('openApiTypeNotDescribable', 'body', where, schema.problems.join('; ')),
+              diagnosticMessage('openApiTypeNotDescribable', 'parameter', parameter.parameterName, where, object.problems.join('; ')),
             ),
           );
           continue;
         }
-        if (parameter.key === '')
-          wholeBody = {
-            required: parameter.required,
-            // A body with files is a multipart/form-data form; each File property is a binary part.
-            content: parameter.validation?.form === true ? { 'multipart/form-data': { schema } } : bodyContent(schema, type, tk),
-          };
-        else {
-          bodyProperties[parameter.key] = description === undefined ? schema : { ...schema, description };
-          if (parameter.required) bodyRequired.push(parameter.key);
-        }
-        continue;
+        if (!parameters.some((p) => p.in === object.in && p.name.toLowerCase() === object.name.toLowerCase())) parameters.push(object);
       }
-      const object = parameterObject(tk, schemas, parameter, node, description);
-      if (object === undefined) continue;
-      if (isUndescribable(object)) {
-        diagnostics.push(
-          kilnDiagnostic(
-            tk.ts,
-            node.type ?? node,
-            diagnosticMessage('openApiTypeNotDescribable', 'parameter', parameter.parameterName, where, object.problems.join('; ')),
-          ),
-        );
-        continue;
-      }
-      if (!parameters.some((p) => p.in === object.in && p.name.toLowerCase() === object.name.toLowerCase())) parameters.push(object);
     }
-  }
-  let requestBody: OperationObject['requestBody'] = wholeBody;
-  if (requestBody === undefined && Object.keys(bodyProperties).length > 0) {
-    const schema = { type: 'object', properties: bodyProperties, ...(bodyRequired.length > 0 ? { required: bodyRequired } : {}) };
-    requestBody = {
-      required: bodyRequired.length > 0,
-      content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
+    if (parameters.length > 0) operation.parameters = parameters;
+    if (wholeBody !== undefined) operation.requestBody = wholeBody;
+    else if (Object.keys(bodyProperties).length > 0) {
+      const schema = { type: 'object', properties: bodyProperties, ...(bodyRequired.length > 0 ? { required: bodyRequired } : {}) };
+      operation.requestBody = {
+        required: bodyRequired.length > 0,
+        content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
+      };
+    }
+
+    // Responses: the handler's own, the ones its JSDoc and middlewares declare, then Kiln's.
+    const success = successResponses(tk, schemas, source.declaration, source.status, doc.produces);
+    if (success.problems.length > 0) {
+      diagnostics.push(
+        kilnDiagnostic(
+          tk.ts,
+          source.declaration.name,
+          diagnosticMessage('openApiNotJson', 'notJson', where, success.typeText, success.problems.join('; ')),
+        ),
+      );
+    }
+    const responses: Record<string, ResponseObject> = { ...success.responses };
+    for (const declared of declaredErrors) {
+      const error = declaredError(tk, declared);
+      if (error === undefined) continue;
+      if (typeof error === 'string') {
+        diagnostics.push(kilnDiagnostic(tk.ts, declared.tag, diagnosticMessage('throwsNotAnHttpError', 'notAnHttpError', where, error)));
+        continue;
+      }
+      let data: JsonSchema | PendingSchema | undefined;
+      if (error.data !== undefined) {
+        const added = schemas.add(error.data);
+        if (isUndescribable(added)) {
+          diagnostics.push(
+            kilnDiagnostic(
+              tk.ts,
+              declared.type,
+              diagnosticMessage('openApiTypeNotDescribable', 'errorData', where, error.status, added.problems.join('; ')),
+            ),
+          );
+          continue;
+        }
+        data = added;
+      }
+      responses[String(error.status)] ??= declaredErrorResponse(String(error.status), declared.description, data);
+    }
+    for (const declared of [...doc.responses, ...middlewareResponses]) {
+      responses[declared.status] ??=
+        Number(declared.status) >= 400
+          ? errorResponse(declared.status, declared.description)
+          : { description: declared.description || 'Success' };
+    }
+    if (canFail)
+      responses['400'] ??= errorResponse(
+        '400',
+        'Bad Request: a parameter or the body failed conversion or validation (answered when the server runs with strictValidation)',
+      );
+    if (source.rateLimited) responses['429'] ??= errorResponse('429', 'Too Many Requests: the rate limit of this route is used up');
+    // A body with files is read under the server's uploads limits, not maxBodySize.
+    if (hasBody && multipart) {
+      responses['413'] ??= errorResponse(
+        '413',
+        "Payload Too Large: a file, a field or the whole body is past the server's uploads limits (maxFileSize, maxFieldSize, maxFiles, maxFields, maxTotalSize)",
+      );
+      responses['415'] ??= errorResponse('415', 'Unsupported Media Type: the body is not multipart/form-data');
+    } else if (hasBody) {
+      responses['413'] ??= errorResponse('413', "Payload Too Large: the body is larger than the server's maxBodySize");
+      responses['415'] ??= errorResponse('415', 'Unsupported Media Type: the body is not JSON, a urlencoded form or text');
+    }
+    // Written in reading order: what it is, what it takes, what it answers.
+    const { operationId: id, tags: operationTags, summary, description, deprecated, parameters: inputs, requestBody } = operation;
+    (paths[openApiPath(source.path)] ??= {})[source.method.toLowerCase()] = {
+      operationId: id,
+      tags: operationTags,
+      summary,
+      description,
+      deprecated,
+      parameters: inputs,
+      requestBody,
+      responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))),
     };
   }
-  return { parameters, requestBody, canFail, hasBody, multipart, middlewareResponses };
-}
 
-/** Responses: the handler's own, the ones its JSDoc and middlewares declare, then Kiln's; by status. */
-function operationResponses(
-  build: DocumentBuild,
-  source: OperationSource,
-  doc: RouteDocComment,
-  inputs: OperationInputs,
-  where: string,
-): Record<string, ResponseObject> {
-  const { tk, schemas } = build;
-  const success = successResponses(tk, schemas, source.declaration, source.status, doc.produces);
-  if (success.problems.length > 0) {
-    build.diagnostics.push(
-      kilnDiagnostic(
-        tk.ts,
-        source.declaration.name,
-        diagnosticMessage('openApiNotJson', 'notJson', where, success.typeText, success.problems.join('; ')),
-      ),
-    );
-  }
-  const responses: Record<string, ResponseObject> = { ...success.responses };
-  for (const declared of [...doc.responses, ...inputs.middlewareResponses]) {
-    responses[declared.status] ??=
-      Number(declared.status) >= 400
-        ? errorResponse(declared.status, declared.description)
-        : { description: declared.description || 'Success' };
-  }
-  if (inputs.canFail)
-    responses['400'] ??= errorResponse(
-      '400',
-      'Bad Request: a parameter or the body failed conversion or validation (answered when the server runs with strictValidation)',
-    );
-  // A body with files is read under the server's uploads limits, not maxBodySize.
-  if (inputs.hasBody && inputs.multipart) {
-    responses['413'] ??= errorResponse(
-      '413',
-      "Payload Too Large: a file, a field or the whole body is past the server's uploads limits (maxFileSize, maxFieldSize, maxFiles, maxFields, maxTotalSize)",
-    );
-    responses['415'] ??= errorResponse('415', 'Unsupported Media Type: the body is not multipart/form-data');
-  } else if (inputs.hasBody) {
-    responses['413'] ??= errorResponse('413', "Payload Too Large: the body is larger than the server's maxBodySize");
-    responses['415'] ??= errorResponse('415', 'Unsupported Media Type: the body is not JSON, a urlencoded form or text');
-  }
-  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
-}
-
-/** The whole document: typia writes the collected schemas, which replace their placeholders in the paths. */
-function writtenDocument(
-  build: DocumentBuild,
-  head: { readonly info: OpenApiInfo; readonly servers?: readonly unknown[] },
-  paths: Record<string, Record<string, OperationObject>>,
-  tags: ReadonlyMap<string, string | undefined>,
-): OpenApiDocument {
   let written: ReturnType<TypeSchemas['write']>;
   try {
-    written = build.schemas.write();
+    written = schemas.write();
   } catch (error) {
-    build.diagnostics.push(
-      kilnGlobalDiagnostic(build.tk.ts, diagnosticMessage('openApiNotWritten', 'notGenerated', (error as Error).message)),
-    );
+    diagnostics.push(kilnGlobalDiagnostic(tk.ts, diagnosticMessage('openApiNotWritten', 'notGenerated', (error as Error).message)));
     written = { schemas: [], components: {} };
   }
   const resolved = resolvePending(paths, written.schemas);
   const components: Record<string, JsonSchema> = { ...written.components };
   components[errorBodyComponent] = errorBodySchema;
-  return {
+  const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: head.info,
     ...(head.servers === undefined ? {} : { servers: head.servers }),
@@ -296,6 +305,7 @@ function writtenDocument(
     paths: resolved,
     components: { schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))) },
   };
+  return { document, diagnostics };
 }
 
 /** Replaces every placeholder by the schema typia wrote for its type. */

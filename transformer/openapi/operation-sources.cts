@@ -36,6 +36,8 @@ export interface OperationSource {
   readonly routeIndex: number;
   /** Declared by a base class: served under this controller's path, with this controller's name. */
   readonly inherited: boolean;
+  /** A `rateLimit(...)` of `@kiln/rate-limit` guards the route (its controller's or its own): it may answer 429. */
+  readonly rateLimited: boolean;
 }
 
 const httpStatusDeclaration = /[\\/](?:src|dist[\\/]src)[\\/]decorators[\\/]http-status\.(?:d\.)?ts$/;
@@ -54,6 +56,16 @@ function httpStatusOf(tk: Toolkit, decorator: ts.Decorator): number | undefined 
   if (symbol?.getName() !== 'HttpStatus' || file === undefined || !httpStatusDeclaration.test(file)) return undefined;
   const type = tk.checker.getTypeAtLocation(call.arguments[0]!);
   return type.flags & tk.ts.TypeFlags.NumberLiteral ? (type as ts.NumberLiteralType).value : undefined;
+}
+
+const rateLimitDeclaration = /[\\/](?:@kiln[\\/]rate-limit|packages[\\/]rate-limit)[\\/]/;
+
+/** Whether a middleware argument is a call of `@kiln/rate-limit`'s `rateLimit(...)`. */
+function isRateLimit(tk: Toolkit, argument: ts.Expression): boolean {
+  if (!tk.ts.isCallExpression(argument)) return false;
+  const symbol = aliased(tk, tk.checker.getSymbolAtLocation(argument.expression));
+  const file = symbol?.declarations?.[0]?.getSourceFile().fileName;
+  return symbol?.getName() === 'rateLimit' && file !== undefined && rateLimitDeclaration.test(file);
 }
 
 /** The `use` method of a `@Middleware()` class that a decorator argument names. */
@@ -108,12 +120,15 @@ export function findOperationSources(tk: Toolkit, program: ProgramModel): Operat
       let basePath: string | undefined;
       let isController = false;
       let controllerMiddlewares: MiddlewareSource[] = [];
+      let controllerLimited = false;
       for (const decorator of tsi.getDecorators(node) ?? []) {
         const recognised = recogniseKilnDecorator(tk, decorator);
         if (recognised?.kind !== 'controller') continue;
         isController = true;
         basePath = recognised.basePath;
-        controllerMiddlewares = middlewaresOf(decoratorCall(tk, decorator)?.arguments.slice(1) ?? []);
+        const controllerArguments = decoratorCall(tk, decorator)?.arguments.slice(1) ?? [];
+        controllerMiddlewares = middlewaresOf(controllerArguments);
+        controllerLimited = controllerArguments.some((argument) => isRateLimit(tk, argument));
       }
       if (isController) {
         // The class's own routes and those it inherits (a controller may extend another, as the
@@ -145,6 +160,7 @@ export function findOperationSources(tk: Toolkit, program: ProgramModel): Operat
                 middlewares: [...controllerMiddlewares, ...middlewaresOf(decoratorCall(tk, decorator)?.arguments.slice(1) ?? [])],
                 routeIndex,
                 inherited: owner !== node,
+                rateLimited: controllerLimited || (decoratorCall(tk, decorator)?.arguments.slice(1) ?? []).some((a) => isRateLimit(tk, a)),
               });
             }
           }

@@ -49,6 +49,28 @@ export function errorResponse(status: string, description: string): ResponseObje
   };
 }
 
+/**
+ * A declared error (`@throws {HttpError<404, { id: number }>}`): Kiln's error body with `data`
+ * of the declared type (required), or the plain error body when the tag gives no data type.
+ */
+export function declaredErrorResponse(status: string, description: string, data: JsonSchema | PendingSchema | undefined): ResponseObject {
+  if (data === undefined) return errorResponse(status, description);
+  const { properties } = errorBodySchema as { properties: Record<string, JsonSchema> };
+  return {
+    description: description || reasonPhrases[status] || `Status ${status}`,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          properties: { error: properties['error'], message: properties['message'], data },
+          required: ['error', 'message', 'data'],
+          additionalProperties: false,
+        },
+      },
+    },
+  };
+}
+
 function isResponseType(tk: Toolkit, type: ts.Type): boolean {
   const symbol = type.getSymbol();
   return symbol?.getName() === 'Response' && (symbol.declarations ?? []).some((d) => d.getSourceFile().isDeclarationFile);

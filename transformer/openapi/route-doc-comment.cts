@@ -1,5 +1,5 @@
 // What a handler's JSDoc says for the document: summary, description, deprecation, parameter
-// descriptions, and the Kiln tags `@produces`, `@response` and `@operationId`.
+// descriptions, and the Kiln tags `@produces`, `@response`, `@throws` and `@operationId`.
 import type * as ts from 'typescript';
 
 export interface RouteDocComment {
@@ -14,6 +14,17 @@ export interface RouteDocComment {
   readonly responses: readonly { readonly status: string; readonly description: string }[];
   /** `@operationId name`: replaces `Controller.method`. */
   readonly operationId?: string;
+  /** `@throws {BookNotFound} No such book`: a declared error (an HttpError type: its status and the type of its `data`). */
+  readonly throws: readonly DeclaredError[];
+}
+
+/** One `@throws {BookNotFound}` (an HttpError subclass) or `@throws {HttpError<404, BookNotFound>}` tag. */
+export interface DeclaredError {
+  /** The type the tag names: its `status` and `data` say the error's status and body. */
+  readonly type: ts.TypeNode;
+  readonly description: string;
+  /** The tag: where a problem with it is reported. */
+  readonly tag: ts.JSDocTag;
 }
 
 /** Reads the JSDoc block of a method (or class). The first line is the summary, the rest the description. */
@@ -21,6 +32,7 @@ export function readDocComment(tsi: typeof ts, node: ts.Node): RouteDocComment {
   const docs = tsi.getJSDocCommentsAndTags(node).filter((d): d is ts.JSDoc => tsi.isJSDoc(d));
   const parameters = new Map<string, string>();
   const responses: { status: string; description: string }[] = [];
+  const throws: DeclaredError[] = [];
   let text = '';
   let deprecated = false;
   let produces: string | undefined;
@@ -41,6 +53,8 @@ export function readDocComment(tsi: typeof ts, node: ts.Node): RouteDocComment {
       } else if (name === 'response') {
         const match = /^(\d{3}|default)\s*(.*)$/s.exec(tagText);
         if (match !== null) responses.push({ status: match[1]!, description: match[2]!.trim() });
+      } else if (tsi.isJSDocThrowsTag(tag) && tag.typeExpression !== undefined) {
+        throws.push({ type: tag.typeExpression.type, description: tagText, tag });
       } else if (name === 'operationId' && tagText !== '') {
         operationId = tagText.split(/\s+/)[0];
       } else if (name === 'summary' && tagText !== '') {
@@ -57,6 +71,7 @@ export function readDocComment(tsi: typeof ts, node: ts.Node): RouteDocComment {
     deprecated,
     parameters,
     responses,
+    throws,
     ...(produces === undefined ? {} : { produces }),
     ...(operationId === undefined ? {} : { operationId }),
   };

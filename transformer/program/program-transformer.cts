@@ -307,9 +307,11 @@ function printWarnings(tsi: typeof ts, program: ts.Program, warnings: readonly t
 }
 
 /**
- * The program with one of its files' text replaced (the client this build just wrote, when the
- * program holds it and read the old one): code of the project that calls the client is checked
- * against the routes of this build. Every other file is the program's own.
+ * The program with the client this build just wrote, when the program reads it: code of the
+ * project that calls the client is checked against the routes of this build, never an earlier
+ * client. A program that holds the file gets its new text; one that imports it before it existed
+ * (the first build) is made again, so that the import resolves to the file now written. Every
+ * other file is the program's own.
  */
 function withFileText(
   tsi: typeof ts,
@@ -318,18 +320,36 @@ function withFileText(
   fileName: string | undefined,
   text: string | undefined,
 ): ts.Program {
-  const current = fileName === undefined ? undefined : program.getSourceFile(fileName);
-  if (current === undefined || text === undefined || current.text === text) return program;
-  const replaced = tsi.createSourceFile(current.fileName, text, current.languageVersion, true);
-  const getSourceFile: ts.CompilerHost['getSourceFile'] = (name, languageVersionOrOptions, onError, shouldCreate) =>
-    name === current.fileName
-      ? replaced
-      : (program.getSourceFile(name) ?? host.getSourceFile(name, languageVersionOrOptions, onError, shouldCreate));
+  if (fileName === undefined || text === undefined) return program;
+  const current = program.getSourceFile(fileName);
+  if (current?.text === text) return program;
+  if (current === undefined) {
+    // An import of it names it after a slash: './client.js', '../src/client'.
+    const moduleName = fileName.replace(/^.*[\\/]/, '').replace(/\.[cm]?ts$/, '');
+    const specifier = new RegExp(`/${moduleName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\.[cm]?[jt]s)?['"]`);
+    const imported = program.getSourceFiles().some((file) => !file.isDeclarationFile && specifier.test(file.text));
+    if (!imported) return program;
+  }
+  let written: ts.SourceFile | undefined;
+  const getSourceFile: ts.CompilerHost['getSourceFile'] = (name, languageVersionOrOptions, onError, shouldCreate) => {
+    if (name !== fileName) return program.getSourceFile(name) ?? host.getSourceFile(name, languageVersionOrOptions, onError, shouldCreate);
+    written ??= tsi.createSourceFile(name, text, current?.languageVersion ?? languageVersionOrOptions, true);
+    return written;
+  };
   return tsi.createProgram({
     rootNames: program.getRootFileNames(),
     options: program.getCompilerOptions(),
-    host: { ...host, getSourceFile, getSourceFileByPath: undefined },
-    oldProgram: program,
+    // tsc's host caches what exists: the file written since is there, with its text.
+    host: {
+      ...host,
+      getSourceFile,
+      getSourceFileByPath: undefined,
+      fileExists: (name) => name === fileName || host.fileExists(name),
+      readFile: (name) => (name === fileName ? text : host.readFile(name)),
+    },
+    // A program that did not hold the file keeps its failed resolution of the import when made
+    // from itself: made anew (from the same parsed files), the import resolves.
+    oldProgram: current === undefined ? undefined : program,
     projectReferences: program.getProjectReferences(),
     configFileParsingDiagnostics: program.getConfigFileParsingDiagnostics(),
   });

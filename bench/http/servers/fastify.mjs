@@ -1,7 +1,7 @@
 // Fastify: typed params, query and header through its JSON schemas (Ajv coercion), the body
 // validated by its schema, replies serialised by fast-json-stringify from response schemas (Fastify
 // at its best); scenario (d) with @fastify/rate-limit.
-// Usage: node fastify.mjs <port> [--rate-limit]
+// Usage: node fastify.mjs <port> [--rate-limit] [--jwt <secret>]
 import Fastify from 'fastify';
 import { userList, userListSchema } from '../../build/kiln/http/user-list.js';
 import { reportCsv } from '../mixed-traffic.mjs';
@@ -11,6 +11,18 @@ const app = Fastify({ logger: false });
 const rateLimited = process.argv.includes('--rate-limit');
 // Global for scenario (d); otherwise only the mixed traffic's GET /limited (its route config) is limited.
 await app.register(import('@fastify/rate-limit'), { global: rateLimited, max: 1_000_000_000, timeWindow: 60_000 });
+// --jwt <secret>: every route behind @fastify/jwt (HS256), as bench/http/jwt-guard.bench.mjs compares.
+const jwt = process.argv.indexOf('--jwt');
+if (jwt !== -1) {
+  await app.register(import('@fastify/jwt'), { secret: process.argv[jwt + 1], verify: { algorithms: ['HS256'] } });
+  app.addHook('onRequest', async (request, reply) => {
+    try {
+      await request.jwtVerify();
+    } catch {
+      return reply.code(401).send({ error: 'Unauthorized', message: 'A valid bearer token is required' });
+    }
+  });
+}
 
 const user = {
   type: 'object',

@@ -1,3 +1,4 @@
+import { HttpError } from '@kiln/core';
 import type { tags } from 'typia';
 
 /** A book of the shop's catalogue. */
@@ -40,4 +41,14 @@ export type SortOrder = 'asc' | 'desc';
 export interface CoverUpload {
   cover: File;
   caption?: string;
+}
+
+/**
+ * A route's declared error: `@throws {BookNotFound}` in its JSDoc puts the 404 and its `data`
+ * into the OpenAPI document and the typed client (`error.data.id`).
+ */
+export class BookNotFound extends HttpError<404, { id: number }> {
+  constructor(id: number) {
+    super(404, `Book ${id} not found`, { id });
+  }
 }

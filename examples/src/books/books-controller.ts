@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, HttpError, HttpStatus, Param, Post, Query } from '@kiln/core';
+import { Body, Controller, Delete, Get, Header, HttpCode, HttpStatus, Param, Post, Query } from '@kiln/core';
 import { Roles } from '../auth/roles.js';
 import { RequireApiKey } from '../middleware/require-api-key.js';
-import { Genre, Stock, type Book, type CoverUpload, type NewBook, type SortOrder } from './book.js';
+import { BookNotFound, Genre, Stock, type Book, type CoverUpload, type NewBook, type SortOrder } from './book.js';
 import { BookStore } from './book-store.js';
 
 /** The catalogue: search, read, add and remove books. */
@@ -55,7 +55,7 @@ export class BooksController {
    * One book, in the client's language
    * @param id the book's id
    * @param language the client's preferred language (`en` by default)
-   * @response 404 No book has this id
+   * @throws {BookNotFound} No book has this id
    */
   @Get('/:id')
   get(@Param('id') id: number, @Header('accept-language') language?: string) {
@@ -69,7 +69,7 @@ export class BooksController {
    * `GET /books/:id/availability?stock=2`: numeric enums arrive as numbers.
    * @param id the book's id
    * @param stock the stock level to report (0 out, 1 low, 2 plenty)
-   * @response 404 No book has this id
+   * @throws {BookNotFound} No book has this id
    */
   @Get('/:id/availability')
   availability(@Param('id') id: number, @Query('stock') stock: Stock = Stock.Low) {
@@ -94,13 +94,13 @@ export class BooksController {
    *
    * Needs a manager's key.
    * @param id the book's id
-   * @response 404 No book has this id
+   * @throws {BookNotFound} No book has this id
    */
   @Delete('/:id', RequireApiKey)
   @Roles('manager')
   @HttpStatus(HttpCode.NO_CONTENT)
   remove(@Param('id') id: number) {
-    if (!this.store.remove(id)) throw new HttpError(404, `Book ${id} not found`);
+    if (!this.store.remove(id)) throw new BookNotFound(id);
   }
 
   /**
@@ -109,7 +109,7 @@ export class BooksController {
    * A download: any non-JSON answer is a `Response` with its own Content-Type.
    * @param id the book's id
    * @produces text/csv
-   * @response 404 No book has this id
+   * @throws {BookNotFound} No book has this id
    */
   @Get('/:id/export.csv')
   exportCsv(@Param('id') id: number) {
@@ -126,7 +126,7 @@ export class BooksController {
    * `multipart/form-data` with a `cover` file and an optional `caption`; the file is streamed
    * (in memory while small, else to a temporary file removed once the answer is sent).
    * @param id the book's id
-   * @response 404 No book has this id
+   * @throws {BookNotFound} No book has this id
    */
   @Post('/:id/cover', RequireApiKey)
   @HttpStatus(HttpCode.CREATED)
@@ -139,7 +139,7 @@ export class BooksController {
 
   #find(id: number): Book {
     const book = this.store.get(id);
-    if (book === undefined) throw new HttpError(404, `Book ${id} not found`);
+    if (book === undefined) throw new BookNotFound(id);
     return book;
   }
 }

@@ -9,7 +9,7 @@ export { RateLimitError, rateLimitErrorCodes, type RateLimitErrorCode } from './
 export type { RateLimitOptions } from './rate-limit-options.js';
 export type { StandardHeaders } from './rate-limit-headers.js';
 export { addressKey } from './client-key.js';
-export type { RateLimitStore, RateLimitStoreOptions, RateLimitHit, RateLimitAlgorithm } from './rate-limit-store.js';
+export type { RateLimitStore, RateLimitStoreOptions, RateLimitHit, RateLimitRequest, RateLimitAlgorithm } from './rate-limit-store.js';
 export { MemoryStore, type MemoryStoreOptions, type MemoryStoreOverflow } from './memory-store.js';
 export { RedisStore, RedisStoreTimeoutError, type RedisStoreOptions } from './redis-store.js';
 export type { RedisClientLike, IoRedisClientLike, NodeRedisClientLike } from './redis-client.js';

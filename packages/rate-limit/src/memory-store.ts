@@ -1,6 +1,6 @@
-import type { RateLimitHit, RateLimitStore, RateLimitStoreOptions } from './rate-limit-store.js';
+import type { RateLimitHit, RateLimitRequest, RateLimitStore, RateLimitStoreOptions } from './rate-limit-store.js';
 import { SlidingLog } from './sliding-log.js';
-import { countRequest, fits, nextPassAt, rollWindow, estimatedCount, type WindowCounts } from './sliding-window-counter.js';
+import { countRequest, fits, nextPassAt, rollWindow, estimatedCount, roomNeeded, type WindowCounts } from './sliding-window-counter.js';
 import { RateLimitError } from './rate-limit-error.js';
 
 /**
@@ -39,6 +39,8 @@ class WindowCounter implements WindowCounts {
   current = 0;
   /** When this key was last counted or refused. */
   touched = 0;
+  /** The max its last request was held to (a `max` function may give each key its own). */
+  limit = 0;
 }
 
 type Entry = SlidingLog | WindowCounter;
@@ -150,17 +152,32 @@ export class MemoryStore implements RateLimitStore {
     return this.hit(key).count;
   }
 
-  /** `increment` plus the time (ms) when a slot frees: when the next request passes, for a refused one. */
-  hit(key: string): RateLimitHit {
+  /**
+   * `increment` plus the time (ms) when a slot frees: when the request would pass, for a refused
+   * one. `request` (from a limiter with `cost` or a `max` function) weighs it and sets its limit.
+   */
+  hit(key: string, request?: RateLimitRequest): RateLimitHit {
     const now = Date.now();
+    const max = request === undefined ? this.#max : request.max;
+    const cost = request === undefined ? 1 : request.cost;
     const entry = this.#touch(key, now);
-    if (entry === undefined) return { count: this.#max + 1, resetTime: this.#blockedUntil };
-    if (this.#counter) return countRequest(entry as WindowCounter, now, this.#windowMs, this.#max);
+    if (entry === undefined) return { count: max + 1, resetTime: this.#blockedUntil };
+    entry.limit = max;
+    if (this.#counter) return countRequest(entry as WindowCounter, now, this.#windowMs, max, cost);
     const log = entry as SlidingLog;
-    const count = this.#count(log, now);
-    if (count === overflowed) return { count: this.#max + 1, resetTime: this.#blockedUntil };
+    const count = this.#count(log, now, max, cost);
+    if (count === overflowed) return { count: max + 1, resetTime: this.#blockedUntil };
+    if (count > max) return { count, resetTime: this.#passAt(log, now, max, cost) };
     const resetTime = log.times.length > log.head ? log.oldest() + this.#windowMs : now + this.#windowMs;
     return { count, resetTime };
+  }
+
+  /** When a refused request of `cost` would pass: once enough of the oldest timestamps leave (never when `cost` exceeds `max`: a window from now). */
+  #passAt(log: SlidingLog, now: number, max: number, cost: number): number {
+    const live = log.times.length - log.head;
+    const leaving = live + roomNeeded(cost) - max;
+    if (leaving > live) return now + this.#windowMs;
+    return log.times[log.head + leaving - 1]! + this.#windowMs;
   }
 
   /** Forgets `key`. */
@@ -217,14 +234,15 @@ export class MemoryStore implements RateLimitStore {
   }
 
   // hot path
-  #count(log: SlidingLog, now: number): number {
+  #count(log: SlidingLog, now: number, max: number, cost: number): number {
     const length = log.times.length;
     const live = log.expire(now - this.#windowMs);
-    if (live >= this.#max) {
+    const need = roomNeeded(cost);
+    if (live + need > max) {
       this.#bytes += (log.times.length - length) * timestampBytes;
-      return live + 1; // refused: answered, not recorded
+      return Math.max(live + need, max + 1); // refused: answered, not recorded
     }
-    log.times.push(now);
+    for (let i = 0; i < cost; i++) log.times.push(now);
     this.#bytes += (log.times.length - length) * timestampBytes;
     // A log that grows past the budget makes room as a new key would. When only limited keys are
     // left, the timestamp is taken back and the request gets the overflow answer: memory stays
@@ -232,12 +250,12 @@ export class MemoryStore implements RateLimitStore {
     if (this.#bytes > this.#maxBytes && !this.#makeRoom(now, 0)) {
       if (this.#evictOldest) this.#evictUntilWithin(0);
       else {
-        log.times.pop();
-        this.#bytes -= timestampBytes;
+        log.times.length -= cost;
+        this.#bytes -= cost * timestampBytes;
         return overflowed;
       }
     }
-    return live + 1;
+    return live + cost;
   }
 
   /** `overflow: 'evict-oldest'`: evicts from the least recently used end until `cost` more bytes (a new key: one more key) fit. */
@@ -274,12 +292,12 @@ export class MemoryStore implements RateLimitStore {
       const length = entry.times.length;
       const requests = entry.expire(now - this.#windowMs);
       this.#bytes += (entry.times.length - length) * timestampBytes;
-      return { requests, limited: requests >= this.#max };
+      return { requests, limited: requests >= entry.limit };
     }
     const elapsed = rollWindow(entry, now, this.#windowMs);
     return {
       requests: estimatedCount(entry.previous, entry.current, elapsed, this.#windowMs),
-      limited: !fits(entry.previous, entry.current, elapsed, this.#windowMs, this.#max),
+      limited: !fits(entry.previous, entry.current, elapsed, this.#windowMs, entry.limit),
     };
   }
 
@@ -288,11 +306,11 @@ export class MemoryStore implements RateLimitStore {
     if (entry instanceof SlidingLog) {
       const live = entry.times.length - entry.head;
       // the (live - max + 1)th oldest leaving brings it under max
-      const index = entry.head + Math.max(0, live - this.#max);
+      const index = entry.head + Math.max(0, live - entry.limit);
       return index < entry.times.length ? entry.times[index]! + this.#windowMs : now;
     }
     const elapsed = now - entry.window * this.#windowMs;
-    return nextPassAt(entry, now - elapsed, now, this.#windowMs, this.#max - 1);
+    return nextPassAt(entry, now - elapsed, now, this.#windowMs, entry.limit - 1);
   }
 
   /**

@@ -6,7 +6,8 @@ import type { MiddlewareOpenApi } from '@kiln/core';
 const kOpenApi = Symbol.for('kiln.openapi');
 
 export interface LimiterFacts {
-  readonly max: number;
+  /** `undefined`: a function of the request (tiers). */
+  readonly max: number | undefined;
   readonly windowMs: number;
   /** The header mode (rate-limit-headers.ts): which headers every response carries. */
   readonly standardHeaders: boolean | 'draft-6' | 'draft-7' | 'draft-8';
@@ -63,7 +64,7 @@ export function limiterDescription(facts: LimiterFacts): MiddlewareOpenApi {
     headers,
     responses: {
       429: {
-        description: `Too Many Requests: more than ${facts.max} requests in ${facts.windowMs} ms from this client`,
+        description: `Too Many Requests: more than ${facts.max ?? "this client's limit of"} requests in ${facts.windowMs} ms from this client`,
         ...(retryAfter ? { headers: { 'Retry-After': { description: 'Seconds until a request is allowed again', schema: integer } } } : {}),
         content: body,
       },

@@ -39,6 +39,11 @@ export function defaultPolicyName(max: number, windowMs: number): string {
   return `${max}-in-${Math.ceil(windowMs / 1000)}s`;
 }
 
+/** The default `name` of a limiter whose `max` is a function of the request: the window alone, e.g. `tiered-in-60s`. */
+export function defaultTieredPolicyName(windowMs: number): string {
+  return `tiered-in-${Math.ceil(windowMs / 1000)}s`;
+}
+
 /** A `name` that fits in a structured-field string without escaping: printable ASCII, no `"` or `\`. */
 export function isPolicyName(name: unknown): name is string {
   return typeof name === 'string' && /^[\x20-\x21\x23-\x5b\x5d-\x7e]{1,64}$/.test(name);

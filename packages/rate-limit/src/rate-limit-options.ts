@@ -4,8 +4,26 @@ import type { StandardHeaders } from './rate-limit-headers.js';
 
 /** Options of `rateLimit`. Every one is optional. */
 export interface RateLimitOptions {
-  /** Requests allowed per window and key. Default 100. `0` refuses every request. */
-  max?: number;
+  /**
+   * Requests (units of `cost`) allowed per window and key. Default 100. `0` refuses every request.
+   * A function of the request gives each request its own limit (tiers per user or plan); it may
+   * return a promise, and must give a whole number ≥ 0 (else the request fails with a 500,
+   * KILN209). The headers and the 429 show the request's own max. Needs a store with `hit`.
+   *
+   * @example (req) => ((req.user as User | undefined)?.plan === 'pro' ? 1000 : 100)
+   */
+  max?: number | ((req: KilnRequest) => number | Promise<number>);
+  /**
+   * The weight of a request in units of `max`. Default 1 for every request. A whole number ≥ 0:
+   * anything else fails the request with a 500 (KILN208: a bug in the function, not the client's).
+   * A request is counted when its cost fits in what is left; a refused one counts nothing, and its
+   * `Retry-After` is when its whole cost fits (a cost above `max` never fits: it is refused with a
+   * window's `Retry-After`). A cost of 0 counts nothing but is refused once the key's quota is spent.
+   * Needs a store with `hit` (KILN207; both built-in stores have it).
+   *
+   * @example (req) => (req.method === 'POST' ? 5 : 1)
+   */
+  cost?: (req: KilnRequest) => number;
   /** Window length in milliseconds; the window slides (it is not a fixed clock interval). Default 60 000. */
   windowMs?: number;
   /**

@@ -14,7 +14,7 @@ export type RateLimitAlgorithm = 'sliding-log' | 'sliding-window-counter';
 export interface RateLimitStoreOptions {
   /** Window length in milliseconds. */
   readonly windowMs: number;
-  /** Requests allowed per window. */
+  /** Requests allowed per window; `Number.MAX_SAFE_INTEGER` when `max` is a function (each `hit` then carries the request's). */
   readonly max: number;
   /**
    * The counting method the limiter was given (`rateLimit({ algorithm })`); `undefined` means the
@@ -35,6 +35,17 @@ export interface RateLimitHit {
 }
 
 /**
+ * What one request asks of `hit` when the limiter weighs requests (`cost`) or computes `max` per
+ * request: the middleware passes it only then, so the default path allocates nothing.
+ */
+export interface RateLimitRequest {
+  /** Units this request takes (a whole number ≥ 0). A cost of 0 is counted as nothing but refused once the key's quota is spent. */
+  readonly cost: number;
+  /** The limit for this request's key (a whole number ≥ 0), replacing the `max` given to `init`. */
+  readonly max: number;
+}
+
+/**
  * Counter storage for `rateLimit`. Only `increment` and `reset` are required (the
  * interface of express-rate-limit's stores); each may answer synchronously or with a promise, and the middleware awaits only
  * when it gets a promise.
@@ -51,7 +62,11 @@ export interface RateLimitHit {
  *   serve the default sliding log.
  * - `hit(key)`, optional, does what `increment` does and also says when the window frees a slot.
  *   When it is there the middleware calls it instead of `increment`, so `RateLimit-Reset` and
- *   `Retry-After` are exact; without it they are estimated as now + `windowMs`.
+ *   `Retry-After` are exact; without it they are estimated as now + `windowMs`. With a `cost` or a
+ *   `max` function the middleware calls `hit(key, { cost, max })`: the store must count `cost`
+ *   units and compare with that `max` (a refused request reports a count above it and the time
+ *   when it would pass). Such limiters need a store with `hit` (KILN207); both built-in stores
+ *   honour it.
  *
  * @example
  * ```ts
@@ -72,5 +87,5 @@ export interface RateLimitStore {
   reset(key: string): void | Promise<void>;
   resetAll?(): unknown;
   init?(options: RateLimitStoreOptions): void;
-  hit?(key: string): RateLimitHit | Promise<RateLimitHit>;
+  hit?(key: string, request?: RateLimitRequest): RateLimitHit | Promise<RateLimitHit>;
 }

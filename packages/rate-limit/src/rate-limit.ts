@@ -3,7 +3,14 @@ import { addressKey, boundedKey, defaultKeyGenerator } from './client-key.js';
 import { MemoryStore } from './memory-store.js';
 import type { RateLimitOptions } from './rate-limit-options.js';
 import { RateLimitError } from './rate-limit-error.js';
-import { defaultPolicyName, headerWriter, isPolicyName, standardHeaderModes } from './rate-limit-headers.js';
+import {
+  defaultPolicyName,
+  defaultTieredPolicyName,
+  headerWriter,
+  type HeaderWriter,
+  isPolicyName,
+  standardHeaderModes,
+} from './rate-limit-headers.js';
 import type { RateLimitHit, RateLimitStore } from './rate-limit-store.js';
 import { handlerResponse, tooManyRequests } from './too-many-requests.js';
 import { withOpenApiDescription } from './openapi-description.js';
@@ -13,15 +20,18 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 }
 
 /** Everything that can be checked before the first request is checked here (KILN201). */
-function checkOptions(options: RateLimitOptions, max: number, windowMs: number): void {
+function checkOptions(options: RateLimitOptions, max: unknown, windowMs: number): void {
   if (options === null || typeof options !== 'object')
     throw new RateLimitError('KILN201', `rateLimit(options): options must be an object, got ${options}`);
-  if (!Number.isInteger(max) || max < 0)
-    throw new RateLimitError('KILN201', `rateLimit: max must be a whole number of requests (0 or more), got ${max}`);
+  if (typeof max !== 'function' && (!Number.isInteger(max) || (max as number) < 0))
+    throw new RateLimitError(
+      'KILN201',
+      `rateLimit: max must be a whole number of requests (0 or more) or a function of the request, got ${max}`,
+    );
   if (typeof windowMs !== 'number' || !Number.isFinite(windowMs) || windowMs <= 0) {
     throw new RateLimitError('KILN201', `rateLimit: windowMs must be a positive number of milliseconds, got ${windowMs}`);
   }
-  for (const name of ['keyGenerator', 'handler', 'skip'] as const) {
+  for (const name of ['keyGenerator', 'handler', 'skip', 'cost'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new RateLimitError('KILN201', `rateLimit: ${name} must be a function, got ${typeof options[name]}`);
     }
@@ -51,6 +61,12 @@ function checkOptions(options: RateLimitOptions, max: number, windowMs: number):
   if (store !== undefined && (store === null || typeof store.increment !== 'function' || typeof store.reset !== 'function')) {
     throw new RateLimitError('KILN201', 'rateLimit: store must have increment(key) and reset(key) methods');
   }
+  if ((options.cost !== undefined || typeof max === 'function') && store !== undefined && typeof store.hit !== 'function') {
+    throw new RateLimitError(
+      'KILN207',
+      'rateLimit: cost and a max function need a store with hit(key, { cost, max }); this store has only increment()',
+    );
+  }
   const algorithm = options.algorithm;
   if (algorithm !== undefined && algorithm !== 'sliding-log' && algorithm !== 'sliding-window-counter') {
     throw new RateLimitError(
@@ -64,6 +80,18 @@ function checkOptions(options: RateLimitOptions, max: number, windowMs: number):
       "rateLimit: algorithm 'sliding-window-counter' needs a store that is told it through init(); this store has no init()",
     );
   }
+}
+
+/** What a `cost` function returned, checked: a whole number ≥ 0, else a server error (KILN208), never a silent free pass. */
+function requestCost(cost: unknown): number {
+  if (typeof cost === 'number' && Number.isSafeInteger(cost) && cost >= 0) return cost;
+  throw new RateLimitError('KILN208', `rateLimit: cost(req) must return a whole number of units (0 or more), got ${String(cost)}`);
+}
+
+/** What a `max` function returned, checked: a whole number ≥ 0, else a server error (KILN209). */
+function requestMax(max: unknown): number {
+  if (typeof max === 'number' && Number.isSafeInteger(max) && max >= 0) return max;
+  throw new RateLimitError('KILN209', `rateLimit: max(req) must return a whole number of requests (0 or more), got ${String(max)}`);
 }
 
 let warnedTrustProxy = false;
@@ -130,9 +158,14 @@ export interface RateLimitMiddleware {
  * limiter (and so its store) inside the function that builds each app.
  */
 export function rateLimit(options: RateLimitOptions = {}): RateLimitMiddleware {
-  const max = options?.max ?? 100;
+  const maxOption = options?.max ?? 100;
   const windowMs = options?.windowMs ?? 60_000;
-  checkOptions(options, max, windowMs);
+  checkOptions(options, maxOption, windowMs);
+  const maxOf = typeof maxOption === 'function' ? maxOption : undefined;
+  // with a max function every hit carries the request's max; the store's own is then never used
+  const max = maxOf === undefined ? (maxOption as number) : Number.MAX_SAFE_INTEGER;
+  const costOf = options.cost;
+  const weighed = costOf !== undefined || maxOf !== undefined;
   const store = options.store ?? new MemoryStore();
   store.init?.({ windowMs, max, algorithm: options.algorithm ?? 'sliding-log' });
   if (options.trustProxy !== undefined && options.keyGenerator === undefined) warnTrustProxy();
@@ -141,20 +174,27 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitMiddleware {
   const { handler, skip } = options;
   const standardHeaders = options.standardHeaders ?? true;
   const legacyHeaders = options.legacyHeaders ?? false;
-  const writeHeaders = headerWriter({
-    standardHeaders,
-    legacyHeaders,
-    max,
-    windowMs,
-    name: options.name ?? defaultPolicyName(max, windowMs),
-  });
+  const name = options.name ?? (maxOf === undefined ? defaultPolicyName(max, windowMs) : defaultTieredPolicyName(windowMs));
+  const writeHeaders = headerWriter({ standardHeaders, legacyHeaders, max, windowMs, name });
+  // A max function: one compiled writer per max it returns (tiers are few; the cache is bounded all the same).
+  const writers = new Map<number, HeaderWriter | undefined>();
+  const writerFor = (limit: number): HeaderWriter | undefined => {
+    if (limit === max) return writeHeaders;
+    let writer = writers.get(limit);
+    if (writer === undefined) {
+      if (writers.size >= 256) writers.clear();
+      writer = headerWriter({ standardHeaders, legacyHeaders, max: limit, windowMs, name });
+      writers.set(limit, writer);
+    }
+    return writer;
+  };
   const retryAfterHeader = standardHeaders !== false || legacyHeaders;
 
-  const refuse = (req: KilnRequest, resetTime: number, now: number): unknown => {
+  const refuse = (req: KilnRequest, resetTime: number, now: number, limit: number): unknown => {
     const retryAfter = Math.max(1, Math.ceil((resetTime - now) / 1000));
     if (retryAfterHeader) req.setResponseHeader('Retry-After', String(retryAfter));
     if (handler === undefined) return tooManyRequests(retryAfter);
-    const result = handler(req, max, 0, resetTime);
+    const result = handler(req, limit, 0, resetTime);
     return isPromiseLike(result)
       ? Promise.resolve(result).then((value) => handlerResponse(value, retryAfter))
       : handlerResponse(result, retryAfter);
@@ -165,7 +205,27 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitMiddleware {
     if (count === 0) return undefined; // the store let it through uncounted (e.g. failing open)
     const now = Date.now();
     if (writeHeaders !== undefined) writeHeaders(req, count, resetTime, now);
-    return count <= max ? undefined : refuse(req, resetTime, now);
+    return count <= max ? undefined : refuse(req, resetTime, now, max);
+  };
+
+  // a weighed request: its own max (headers and refusal), and a count of 0 is real for a free request on an empty key
+  const decideWeighed = (req: KilnRequest, hit: RateLimitHit, limit: number, cost: number): unknown => {
+    if (hit.count === 0 && cost > 0) return undefined;
+    const now = Date.now();
+    writerFor(limit)?.(req, hit.count, hit.resetTime, now);
+    return hit.count <= limit ? undefined : refuse(req, hit.resetTime, now, limit);
+  };
+
+  const consume = (req: KilnRequest, key: string, cost: number, returned: unknown): unknown => {
+    const limit = maxOf === undefined ? max : requestMax(returned);
+    const hit = store.hit!(key, { cost, max: limit });
+    return isPromiseLike(hit) ? hit.then((settled) => decideWeighed(req, settled, limit, cost)) : decideWeighed(req, hit, limit, cost);
+  };
+
+  const weigh = (req: KilnRequest, key: string): unknown => {
+    const cost = costOf === undefined ? 1 : requestCost(costOf(req));
+    const limit = maxOf === undefined ? max : maxOf(req);
+    return isPromiseLike(limit) ? limit.then((value) => consume(req, key, cost, value)) : consume(req, key, cost, limit);
   };
 
   const fromHit = (req: KilnRequest) => (hit: RateLimitHit) => decide(req, hit.count, hit.resetTime);
@@ -174,6 +234,7 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitMiddleware {
   // hot path: synchronous whenever the store answers synchronously
   const count = (req: KilnRequest): unknown => {
     const key = customKey === undefined ? keyGenerator(req) : boundedKey(keyGenerator(req));
+    if (weighed) return weigh(req, key);
     if (store.hit !== undefined) {
       const hit = store.hit(key);
       return isPromiseLike(hit) ? hit.then(fromHit(req)) : decide(req, hit.count, hit.resetTime);
@@ -192,7 +253,7 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitMiddleware {
       }
       return count(req);
     },
-    { max, windowMs, standardHeaders, legacyHeaders, customHandler: handler !== undefined },
+    { max: maxOf === undefined ? max : undefined, windowMs, standardHeaders, legacyHeaders, customHandler: handler !== undefined },
   );
   const subnet = options.ipv6Subnet ?? 56;
   return Object.assign(middleware, {

@@ -1,7 +1,7 @@
 import { isNoScript, scriptRunner, type RedisClientLike, type ScriptRunner } from './redis-client.js';
 import { CallDeadlines } from './call-deadlines.js';
 import { base64url } from './digests.js';
-import type { RateLimitHit, RateLimitStore, RateLimitStoreOptions } from './rate-limit-store.js';
+import type { RateLimitHit, RateLimitRequest, RateLimitStore, RateLimitStoreOptions } from './rate-limit-store.js';
 import { slidingWindowScript, slidingWindowSha } from './sliding-window-script.js';
 import {
   counterTakeBackScript,
@@ -169,9 +169,14 @@ export class RedisStore implements RateLimitStore {
     return `${this.#prefix}{${key}}`;
   }
 
-  /** `increment` plus the time (ms) when the oldest counted request leaves the window. */
-  hit(key: string): Promise<RateLimitHit> {
+  /**
+   * `increment` plus the time (ms) when the oldest counted request leaves the window. `request`
+   * (from a limiter with `cost` or a `max` function) weighs it and sets its limit.
+   */
+  hit(key: string, request?: RateLimitRequest): Promise<RateLimitHit> {
     const redisKey = this.keyFor(key);
+    const max = request === undefined ? this.#max : request.max;
+    const cost = request === undefined ? 1 : request.cost;
     const counter = this.#counter;
     // the counter records no member: no unique id to build
     const member = counter ? '' : `${this.#id}:${(this.#sequence = (this.#sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
@@ -193,12 +198,19 @@ export class RedisStore implements RateLimitStore {
       deadline = -1;
       readsClock = false;
     } else time = '';
-    const args = [this.#windowMsArg, this.#maxArg, member, deadline === -1 ? '-1' : String(deadline), time];
+    const args = [
+      this.#windowMsArg,
+      request === undefined ? this.#maxArg : String(max),
+      member,
+      deadline === -1 ? '-1' : String(deadline),
+      time,
+    ];
+    if (cost !== 1) args.push(String(cost));
     const sha = counter ? slidingWindowCounterSha : slidingWindowSha;
     return new Promise<RateLimitHit>((resolve) => {
       const call = this.#deadlines.start(() => {
         // The log's member may still be recorded if Redis runs the call later: remove it then.
-        if (!counter) this.#forget(redisKey, member);
+        if (!counter) this.#forget(redisKey, member, cost);
         resolve(this.#failed(new RedisStoreTimeoutError(`Redis did not answer within ${this.#timeoutMs} ms`)));
       });
       const answered = (values: unknown): void => {
@@ -207,7 +219,7 @@ export class RedisStore implements RateLimitStore {
         if (!this.#deadlines.finish(call)) {
           // given up already and answered without it: a count the late call made must not stay
           if (counter && status === 1)
-            this.#takeBack(redisKey, reply.length === 3 ? Math.floor(timeMs / this.#windowMs) : Number(reply[4]));
+            this.#takeBack(redisKey, reply.length === 3 ? Math.floor(timeMs / this.#windowMs) : Number(reply[4]), cost);
           return;
         }
         if (status < 0) {
@@ -218,11 +230,13 @@ export class RedisStore implements RateLimitStore {
         }
         this.#failing = false;
         if (readsClock) this.#learnOffset((reply.length === 3 ? timeMs : Number(reply[counter ? 3 : 2])) - sentAt, sentAt);
-        resolve(counter ? this.#counterHit(status === 1, reply, timeMs) : { count: status, resetTime: Date.now() + Number(reply[1]) });
+        resolve(
+          counter ? this.#counterHit(status === 1, reply, timeMs, max, cost) : { count: status, resetTime: Date.now() + Number(reply[1]) },
+        );
       };
       const failed = (error: unknown): void => {
         if (!this.#deadlines.finish(call)) return; // the timeout answered already
-        if (!counter) this.#forget(redisKey, member);
+        if (!counter) this.#forget(redisKey, member, cost);
         resolve(this.#failed(error));
       };
       try {
@@ -242,7 +256,7 @@ export class RedisStore implements RateLimitStore {
    * time moved to local time. A reply of the first three alone means: counted at `timeMs`, the
    * time sent, in that time's window.
    */
-  #counterHit(counted: boolean, reply: (number | string)[], timeMs: number): RateLimitHit {
+  #counterHit(counted: boolean, reply: (number | string)[], timeMs: number, max: number, cost: number): RateLimitHit {
     const windowMs = this.#windowMs;
     let window: number;
     let now: number;
@@ -255,14 +269,14 @@ export class RedisStore implements RateLimitStore {
       now = Math.max(Number(reply[3]), window * windowMs);
     }
     const counts = { window, previous: Number(reply[1]), current: Number(reply[2]) };
-    const hit = settle(counts, counted, now, now - window * windowMs, windowMs, this.#max);
+    const hit = settle(counts, counted, now, now - window * windowMs, windowMs, max, cost);
     hit.resetTime = Date.now() + (hit.resetTime - now);
     return hit;
   }
 
-  /** Undoes one count of the counter script in `window` (a call answered after it was given up). */
-  #takeBack(redisKey: string, window: number): void {
-    const args = [String(window)];
+  /** Undoes `units` counted by the counter script in `window` (a call answered after it was given up). */
+  #takeBack(redisKey: string, window: number, units: number): void {
+    const args = [String(window), String(units)];
     const onError = (error: unknown) => this.#onError(error);
     try {
       this.#redis.run(counterTakeBackSha, redisKey, args).then(undefined, (error: unknown) => {
@@ -313,9 +327,10 @@ export class RedisStore implements RateLimitStore {
    * reconnection): remove its member then. Sent on the same connection after the script call,
    * so it runs after it; a no-op when the script did not record it.
    */
-  #forget(redisKey: string, member: string): void {
+  #forget(redisKey: string, member: string, cost: number): void {
     try {
-      this.#redis.remove(redisKey, member).catch(() => {});
+      // the script records a request of cost n as member, member/2, … member/n
+      for (let i = 1; i <= cost; i++) this.#redis.remove(redisKey, i === 1 ? member : `${member}/${i}`).catch(() => {});
     } catch {
       // a client that cannot even queue the command: nothing was recorded through it either
     }

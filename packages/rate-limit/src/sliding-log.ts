@@ -8,6 +8,8 @@ export class SlidingLog {
   head = 0;
   /** When this key was last counted or refused; a key untouched for a whole window is all expired. */
   touched = 0;
+  /** The max its last request was held to (a `max` function may give each key its own). */
+  limit = 0;
 
   /** Drops timestamps at or before `cutoff` and returns how many remain. */
   expire(cutoff: number): number {

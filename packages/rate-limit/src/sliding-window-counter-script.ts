@@ -17,7 +17,8 @@ import { redisNow } from './redis-now-script.js';
  *
  * KEYS[1] the key; ARGV[1] windowMs; ARGV[2] max; ARGV[3] unused (the sliding log's member);
  * ARGV[4] the caller's deadline in Redis time (ms; -1: none), past which the request has been
- * given up and must not count; ARGV[5] the time in ms ('': the Redis server's TIME).
+ * given up and must not count; ARGV[5] the time in ms ('': the Redis server's TIME); ARGV[6] the
+ * request's cost (absent: 1; a cost of 0 counts nothing but needs room for one).
  * Returns { 1 counted / 0 refused / -1 stale, previous count, current count, the time read or
  * given (ms), the window index counted in }; only the first three when the caller gave the time
  * and the window is the one of that time (the hot path: the caller knows both, and each integer of
@@ -45,10 +46,11 @@ if state then
   end
 end
 local elapsed = math.max(0, now - window * windowMs)
+local cost = tonumber(ARGV[6] or '1')
 local counted = 0
-if previous * (windowMs - elapsed) + (current + 1) * windowMs <= max * windowMs then
+if previous * (windowMs - elapsed) + (current + math.max(cost, 1)) * windowMs <= max * windowMs then
   counted = 1
-  current = current + 1
+  current = current + cost
   redis.call('SET', KEYS[1], string.format('%d %d %d', window, previous, current), 'PX', 2 * windowMs - elapsed)
 end
 if ARGV[5] ~= '' and now >= window * windowMs then return { counted, previous, current } end
@@ -61,7 +63,8 @@ export const slidingWindowCounterSha = sha1Hex(slidingWindowCounterScript);
  * Takes back one request that the counter script counted after RedisStore had given up on it
  * (its reply came after `timeoutMs`): the request was answered without it, so it must not count.
  * Sent on the same connection when that late reply arrives, so it runs after the call it undoes.
- * KEYS[1] the key; ARGV[1] the window index the request was counted in. Returns 1 when taken back.
+ * KEYS[1] the key; ARGV[1] the window index the request was counted in; ARGV[2] the units to take
+ * back (absent: 1). Returns 1 when taken back.
  */
 export const counterTakeBackScript = `
 local state = redis.call('GET', KEYS[1])
@@ -71,10 +74,11 @@ at = tonumber(at)
 p = tonumber(p)
 c = tonumber(c)
 local window = tonumber(ARGV[1])
+local units = tonumber(ARGV[2] or '1')
 if at == window and c > 0 then
-  c = c - 1
+  c = math.max(0, c - units)
 elseif at == window + 1 and p > 0 then
-  p = p - 1
+  p = math.max(0, p - units)
 else
   return 0
 end

@@ -48,11 +48,17 @@ export function rollWindow(counts: WindowCounts, now: number, windowMs: number):
 }
 
 /**
- * Whether one more request fits: `previous × (windowMs − elapsed) / windowMs + current + 1 ≤ max`,
- * multiplied out so that no division rounds (the Lua script compares the same products).
+ * Whether a request needing `need` units fits: `previous × (windowMs − elapsed) / windowMs + current + need ≤ max`,
+ * multiplied out so that no division rounds (the Lua script compares the same products). `need`
+ * is the request's cost, at least 1 (a free request still needs room for one: see `roomNeeded`).
  */
-export function fits(previous: number, current: number, elapsed: number, windowMs: number, max: number): boolean {
-  return previous * (windowMs - elapsed) + (current + 1) * windowMs <= max * windowMs;
+export function fits(previous: number, current: number, elapsed: number, windowMs: number, max: number, need = 1): boolean {
+  return previous * (windowMs - elapsed) + (current + need) * windowMs <= max * windowMs;
+}
+
+/** The room a request of `cost` needs to pass: its cost, and 1 for a free (cost 0) one, refused once the quota is spent. */
+export function roomNeeded(cost: number): number {
+  return cost > 0 ? cost : 1;
 }
 
 /** The estimate rounded up: what the store reports as the requests in the window. */
@@ -81,14 +87,14 @@ export function nextPassAt(counts: WindowCounts, windowStart: number, now: numbe
 
 /**
  * Counts one request against `counts` (mutated) at `now` and returns the count to report and when
- * a slot frees: the shared decision of both stores. A refused request reports `max + 1`, like the
- * sliding log, and the time when a request passes again.
+ * a slot frees: the shared decision of both stores. The request weighs `cost` units (default 1). A
+ * refused request reports `max + 1`, like the sliding log, and the time when it would pass again.
  */
-export function countRequest(counts: WindowCounts, now: number, windowMs: number, max: number): RateLimitHit {
+export function countRequest(counts: WindowCounts, now: number, windowMs: number, max: number, cost = 1): RateLimitHit {
   const elapsed = rollWindow(counts, now, windowMs);
-  const counted = fits(counts.previous, counts.current, elapsed, windowMs, max);
-  if (counted) counts.current++;
-  return settle(counts, counted, now, elapsed, windowMs, max);
+  const counted = fits(counts.previous, counts.current, elapsed, windowMs, max, roomNeeded(cost));
+  if (counted) counts.current += cost;
+  return settle(counts, counted, now, elapsed, windowMs, max, cost);
 }
 
 /**
@@ -96,11 +102,20 @@ export function countRequest(counts: WindowCounts, now: number, windowMs: number
  * and the reset time, as `countRequest` returns them. `RedisStore` calls it with the counts and the
  * decision its script returned.
  */
-export function settle(counts: WindowCounts, counted: boolean, now: number, elapsed: number, windowMs: number, max: number): RateLimitHit {
+export function settle(
+  counts: WindowCounts,
+  counted: boolean,
+  now: number,
+  elapsed: number,
+  windowMs: number,
+  max: number,
+  cost = 1,
+): RateLimitHit {
   const windowStart = now - elapsed;
   if (counted) {
-    const count = Math.max(1, Math.min(max, estimatedCount(counts.previous, counts.current, elapsed, windowMs)));
+    const count = Math.max(cost > 0 ? 1 : 0, Math.min(max, estimatedCount(counts.previous, counts.current, elapsed, windowMs)));
     return { count, resetTime: nextPassAt(counts, windowStart, now, windowMs, count - 1) };
   }
-  return { count: max + 1, resetTime: nextPassAt(counts, windowStart, now, windowMs, max - 1) };
+  // refused: passes again once the estimate leaves room for this request's cost (never when the cost is above max)
+  return { count: max + 1, resetTime: nextPassAt(counts, windowStart, now, windowMs, max - roomNeeded(cost)) };
 }

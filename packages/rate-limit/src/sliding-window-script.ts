@@ -11,25 +11,40 @@ import { redisNow } from './redis-now-script.js';
  * KEYS[1] the key's sorted set; ARGV[1] windowMs; ARGV[2] max (-1: no cap); ARGV[3] a unique member;
  * ARGV[4] the caller's deadline in Redis time (ms; -1: none): a command that runs after it has
  * already been given up by the caller (timed out) and must not count; ARGV[5] the time in ms
- * ('' : the Redis server's TIME).
+ * ('' : the Redis server's TIME); ARGV[6] the request's cost (absent: 1), recorded as that many
+ * members (ARGV[3], then ARGV[3]/2, ARGV[3]/3, …); a cost of 0 records nothing but needs room for one.
  * Returns { requests in the window with this one (-1: stale, nothing done), ms until the oldest
- * counted request leaves it, the time used (ms) }. A refused request is not recorded, as in MemoryStore.
+ * counted request leaves it (for a refused one: until it would pass), the time used (ms) }. A
+ * refused request is not recorded, as in MemoryStore.
  */
 export const slidingWindowScript = `
 ${redisNow}local deadline = tonumber(ARGV[4])
 if deadline >= 0 and now > deadline then return { -1, 0, now } end
 local window = tonumber(ARGV[1])
 local max = tonumber(ARGV[2])
+local cost = tonumber(ARGV[6] or '1')
+local need = math.max(cost, 1)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local live = redis.call('ZCARD', KEYS[1])
-if max < 0 or live < max then
-  redis.call('ZADD', KEYS[1], now, ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], window)
+if max < 0 or live + need <= max then
+  for i = 1, cost do
+    local member = ARGV[3]
+    if i > 1 then member = member .. '/' .. i end
+    redis.call('ZADD', KEYS[1], now, member)
+  end
+  if cost > 0 then redis.call('PEXPIRE', KEYS[1], window) end
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  local wait = window
+  if oldest[2] then wait = tonumber(oldest[2]) + window - now end
+  return { live + cost, wait, now }
 end
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local leaving = live + need - max
 local wait = window
-if oldest[2] then wait = tonumber(oldest[2]) + window - now end
-return { live + 1, wait, now }
+if leaving <= live then
+  local freeing = redis.call('ZRANGE', KEYS[1], leaving - 1, leaving - 1, 'WITHSCORES')
+  if freeing[2] then wait = tonumber(freeing[2]) + window - now end
+end
+return { math.max(live + need, max + 1), wait, now }
 `;
 
 export const slidingWindowSha = sha1Hex(slidingWindowScript);

@@ -15,6 +15,7 @@ interface BunRuntime {
   serve(options: {
     port: number;
     hostname?: string;
+    reusePort: boolean;
     idleTimeout: number;
     development: boolean;
     fetch(request: Request, server: BunServer): Response | Promise<Response>;
@@ -50,6 +51,7 @@ export const startBunListener: StartListener = async (target, port, host) => {
   const server: BunServer = bun.serve({
     port,
     hostname: host,
+    reusePort: target.reusePort,
     idleTimeout: Math.min(255, Math.max(1, Math.ceil(idleMs / 1000))),
     development: false,
     // Limits at or above Bun's own are enforced by Bun before a request gets here: then no request pays for counting its head.

@@ -17,7 +17,7 @@ interface DenoRequestInfo {
 
 interface DenoRuntime {
   serve(
-    options: { port: number; hostname?: string; onListen(address: unknown): void },
+    options: { port: number; hostname?: string; reusePort: boolean; onListen(address: unknown): void },
     handler: (request: Request, info: DenoRequestInfo) => Response | Promise<Response>,
   ): DenoServer;
 }
@@ -45,7 +45,7 @@ export const startDenoListener: StartListener = async (target, port, host) => {
   let drained: (() => void) | undefined;
   const server = deno.serve(
     // Deno.serve's default onListen prints a line; listen() resolves with the address instead.
-    { port, hostname: host, onListen: () => {} },
+    { port, hostname: host, reusePort: target.reusePort, onListen: () => {} },
     (request, info) => {
       if (closing) return shuttingDown();
       const answer = headLimitProblem(request, maxHeadersCount, maxHeaderSize) ?? serve(request, remoteHostname, info);

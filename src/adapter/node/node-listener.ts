@@ -34,7 +34,7 @@ export const startNodeListener: StartListener = (target, port, host) => {
   server.maxHeadersCount = maxHeadersCount + 1;
   return new Promise<Listening>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, reusePort: target.reusePort }, () => {
       server.off('error', reject);
       const address = server.address() as AddressInfo;
       resolve({

@@ -61,3 +61,9 @@ export async function packedTarballs(workDir: string): Promise<CommandResult> {
   for (const name of Object.values(tarballNames)) copyFileSync(join(packed, 'kiln', name), join(workDir, 'kiln', name));
   return { exitCode: 0, output: `the tarballs packed by test/run.mjs in ${packed}` };
 }
+
+/** The copy of the working tree that step 1 packed in (dist/ built): the runner's, or `workDir/kiln`. */
+export function packedClone(workDir: string): string {
+  const packed = process.env.KILN_CONSUMER_TARBALLS;
+  return join(packed === undefined || packed === '' ? workDir : packed, 'kiln');
+}

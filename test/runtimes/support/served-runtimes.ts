@@ -34,10 +34,12 @@ export async function bundleEntries(): Promise<void> {
     outdir: bundles,
     outExtension: { '.js': '.mjs' },
     bundle: true,
-    // No runtime's built-ins are assumed: only @kiln/rate-limit's node:crypto stays an import.
+    // No runtime's built-ins are assumed: only @kiln/rate-limit's node:crypto stays an import, and
+    // @fastify/busboy (CommonJS that requires node:stream), imported from node_modules by the
+    // runtimes that read uploads (Node, Bun, Deno).
     platform: 'neutral',
     mainFields: ['module', 'main'],
-    external: ['node:*'],
+    external: ['node:*', '@fastify/busboy'],
     format: 'esm',
     target: 'es2022',
     logLevel: 'warning',

@@ -1,6 +1,6 @@
 // The Kiln benchmark application, without a socket: routes (a)–(c), and with `rateLimited` every
 // route behind a global @kiln/rate-limit; with `logFile`, behind requestLogger() writing to that
-// file; with `compressed`, compression() in front. server.ts listens with it; the in-process
+// file; with `compressed`, compression() in front; with `jwtSecret`, behind jwtGuard (HS256). server.ts listens with it; the in-process
 // benchmark drives its `handler` directly.
 import { compression, createServer, requestLogger, type KilnServer, type Logger, type MiddlewareLike } from '@kiln/core';
 import { HelloController, MixedController, UsersController } from './users-controller.js';
@@ -9,6 +9,7 @@ export async function createKilnApp({
   rateLimited = false,
   logFile = undefined as string | undefined,
   compressed = false,
+  jwtSecret = undefined as string | undefined,
 } = {}): Promise<KilnServer> {
   const middlewares: MiddlewareLike[] = [];
   // Only for the compression part (bench/http/compression.bench.mjs).
@@ -26,6 +27,11 @@ export async function createKilnApp({
     // Loaded only for scenario (d): the other servers run without it, like the other frameworks'.
     const { rateLimit } = await import('@kiln/rate-limit');
     middlewares.push(rateLimit({ max: 1_000_000_000, windowMs: 60_000 }));
+  }
+  if (jwtSecret !== undefined) {
+    // The JWT part (bench/http/jwt-guard.bench.mjs): every route behind jwtGuard, HS256.
+    const { jwtGuard } = await import('@kiln/core');
+    middlewares.push(jwtGuard({ algorithms: ['HS256'], secret: jwtSecret }));
   }
   // strictValidation: typed APIs run with it (route (c)'s body is validated only then).
   return createServer({ controllers: [HelloController, UsersController, MixedController], middlewares, strictValidation: true, logger });

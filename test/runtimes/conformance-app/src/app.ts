@@ -3,6 +3,7 @@ import { BooksController } from './books-controller.js';
 import { ConversionController } from './conversion-controller.js';
 import { LimitedController } from './limited-controller.js';
 import { CancellationController } from './cancellation-controller.js';
+import { UploadsController } from './uploads-controller.js';
 import { ConfigController } from './config-controller.js';
 import { GREETING } from './services.js';
 
@@ -25,7 +26,7 @@ const stamp: MiddlewareFunction = (req) => {
  */
 export function createConformanceApp(strictValidation: boolean, document: object): KilnServer {
   return createServer({
-    controllers: [ConversionController, BooksController, LimitedController, CancellationController, ConfigController],
+    controllers: [ConversionController, BooksController, LimitedController, CancellationController, UploadsController, ConfigController],
     middlewares: [cors({ origin: ['https://app.example'], credentials: true, exposedHeaders: ['x-stamp'] }), wrap, stamp],
     strictValidation,
     maxBodySize: 1024,

@@ -1,0 +1,221 @@
+// What a typed client costs the consumer's type checker: `tsc --noEmit` (TypeScript 6) and tsgo
+// (TypeScript 7) on a project that calls every route of a generated API of N routes, once through
+// the client Kiln's build writes (`client` option) and once through Hono's `hc` over the same API
+// written as a Hono app. CPU time, wall time and peak memory (/usr/bin/time) of each check, median of a few runs.
+//
+//   node bench/typed-client/typecheck-cost.mjs [50,300,1000] [--runs=3]
+//
+// Each app: controllers of 10 routes; a route takes a number path parameter and a string query
+// value (and every fifth a JSON body), and answers an object with a nested array. The Kiln
+// consumer compiles only the generated client (as a browser or another service does); Hono's
+// consumer imports the app's type, so its check includes the app (as `hc` requires).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const work = join(root, 'build', 'bench-typed-client');
+const sizes = (process.argv.slice(2).find((a) => !a.startsWith('--')) ?? '50,300,1000').split(',').map(Number);
+const runs = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice('--runs='.length) ?? 3);
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const tsgo = join(root, 'node_modules', 'typescript-7', 'bin', 'tsc');
+const tspc = join(root, 'node_modules', '.bin', 'tspc');
+
+const controllerCount = (routes) => Math.ceil(routes / 10);
+const routesOf = (routes, c) =>
+  Array.from({ length: Math.min(10, routes - c * 10) }, (_, r) => ({ r, index: c * 10 + r, body: (c * 10 + r) % 5 === 4 }));
+
+function kilnApp(dir, routes) {
+  const src = join(dir, 'src');
+  mkdirSync(src, { recursive: true });
+  const names = [];
+  for (let c = 0; c < controllerCount(routes); c++) {
+    names.push(`C${c}Controller`);
+    const methods = routesOf(routes, c).map(({ r, index, body }) =>
+      body
+        ? `  @Post('/r${r}/:id')
+  r${r}(@Param('id') id: number, @Query('q') q: string, @Body() item: NewItem${index}) {
+    return { route: ${index}, id, q, items: [{ name: item.name, n: item.n }] };
+  }`
+        : `  @Get('/r${r}/:id')
+  r${r}(@Param('id') id: number, @Query('q') q: string) {
+    return { route: ${index}, id, q, items: [{ name: 'a', n: 1 }] };
+  }`,
+    );
+    const bodies = routesOf(routes, c)
+      .filter((x) => x.body)
+      .map(({ index }) => `export interface NewItem${index} {\n  name: string;\n  n: number;\n}\n`);
+    writeFileSync(
+      join(src, `c${c}.ts`),
+      `import { Body, Controller, Get, Param, Post, Query } from '@kiln/core';\n\n${bodies.join('\n')}\n@Controller('/c${c}')\nexport class C${c}Controller {\n${methods.join('\n\n')}\n}\n`,
+    );
+  }
+  writeFileSync(
+    join(src, 'app.ts'),
+    `import { createServer } from '@kiln/core';\n${names.map((n, c) => `import { ${n} } from './c${c}.js';`).join('\n')}\n\nexport const app = createServer({ controllers: [${names.join(', ')}] });\n`,
+  );
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        strict: true,
+        types: ['node'],
+        rootDir: '.',
+        outDir: 'dist',
+        skipLibCheck: true,
+        plugins: [
+          { transform: join(root, 'dist', 'transformer', 'index.cjs'), transformProgram: true, client: { output: 'client/client.ts' } },
+          { transform: 'typia/lib/transform' },
+        ],
+      },
+      include: ['src'],
+    }),
+  );
+  const built = spawnSync(tspc, ['-p', dir], { encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`the Kiln app of ${routes} routes did not build:\n${built.stdout}${built.stderr}`);
+  // The consumer: the generated client and one file calling every route (one function per
+  // controller: one function of 1,000 calls is past TypeScript's control-flow limit, TS2563).
+  const functions = [];
+  for (let c = 0; c < controllerCount(routes); c++) {
+    const calls = routesOf(routes, c).map(({ r, body }) => {
+      const input = body ? `{ id: 1, q: 'x', body: { name: 'n', n: 1 } }` : `{ id: 1, q: 'x' }`;
+      return `  {\n    const result = await api.c${c}.r${r}(${input});\n    if (result.ok) total += result.data.id + result.data.items[0]!.n;\n  }`;
+    });
+    functions.push(`export async function callC${c}(): Promise<number> {\n  let total = 0;\n${calls.join('\n')}\n  return total;\n}\n`);
+  }
+  writeFileSync(
+    join(dir, 'client', 'consumer.ts'),
+    `import { createClient } from './client.js';\n\nconst api = createClient({ baseUrl: 'http://127.0.0.1:3000' });\n\n${functions.join('\n')}`,
+  );
+  writeConsumerConfig(join(dir, 'client'), ['consumer.ts', 'client.ts']);
+  return join(dir, 'client');
+}
+
+function honoApp(dir, routes) {
+  mkdirSync(dir, { recursive: true });
+  const parts = [];
+  for (let c = 0; c < controllerCount(routes); c++) {
+    const chain = routesOf(routes, c).map(({ r, index, body }) =>
+      body
+        ? `  .post('/r${r}/:id', validator('query', (value) => ({ q: String(value.q) })), validator('json', (value) => value as { name: string; n: number }), (c) => {
+    const item = c.req.valid('json');
+    return c.json({ route: ${index}, id: Number(c.req.param('id')), q: c.req.valid('query').q, items: [{ name: item.name, n: item.n }] });
+  })`
+        : `  .get('/r${r}/:id', validator('query', (value) => ({ q: String(value.q) })), (c) =>
+    c.json({ route: ${index}, id: Number(c.req.param('id')), q: c.req.valid('query').q, items: [{ name: 'a', n: 1 }] }),
+  )`,
+    );
+    parts.push(`const c${c} = new Hono()\n${chain.join('\n')};`);
+  }
+  const routesChain = Array.from({ length: controllerCount(routes) }, (_, c) => `  .route('/c${c}', c${c})`).join('\n');
+  writeFileSync(
+    join(dir, 'app.ts'),
+    `import { Hono } from 'hono';\nimport { validator } from 'hono/validator';\n\n${parts.join('\n\n')}\n\nexport const app = new Hono()\n${routesChain};\nexport type AppType = typeof app;\n`,
+  );
+  const functions = [];
+  for (let c = 0; c < controllerCount(routes); c++) {
+    const calls = routesOf(routes, c).map(({ r, body }) => {
+      const call = body
+        ? `client.c${c}.r${r}[':id'].$post({ param: { id: '1' }, query: { q: 'x' }, json: { name: 'n', n: 1 } })`
+        : `client.c${c}.r${r}[':id'].$get({ param: { id: '1' }, query: { q: 'x' } })`;
+      return `  {\n    const response = await ${call};\n    if (response.ok) {\n      const data = await response.json();\n      total += data.id + data.items[0]!.n;\n    }\n  }`;
+    });
+    functions.push(`export async function callC${c}(): Promise<number> {\n  let total = 0;\n${calls.join('\n')}\n  return total;\n}\n`);
+  }
+  writeFileSync(
+    join(dir, 'consumer.ts'),
+    `import { hc } from 'hono/client';\nimport type { AppType } from './app.js';\n\nconst client = hc<AppType>('http://127.0.0.1:3000');\n\n${functions.join('\n')}`,
+  );
+  writeConsumerConfig(dir, ['consumer.ts']);
+  return dir;
+}
+
+function writeConsumerConfig(dir, files) {
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        lib: ['ES2023', 'DOM'],
+        types: [],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+      },
+      files,
+    }),
+  );
+}
+
+/**
+ * One type check: CPU seconds (user + system: on a shared machine the wall time is mostly waiting),
+ * wall seconds and peak memory (MiB), from /usr/bin/time; a check with errors fails the bench.
+ */
+function check(compiler, project) {
+  const ran = spawnSync(
+    '/usr/bin/time',
+    ['-f', 'KILN_TIME %e %U %S %M', process.execPath, compiler, '--noEmit', '-p', project, '--pretty', 'false'],
+    {
+      encoding: 'utf8',
+      timeout: 600_000,
+    },
+  );
+  const measured = /KILN_TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(ran.stderr);
+  if (ran.status !== 0 || measured === null)
+    return { failed: `${ran.stdout}${ran.stderr}`.split('\n').slice(0, 3).join(' ').slice(0, 300) };
+  return { seconds: Number(measured[2]) + Number(measured[3]), wall: Number(measured[1]), mib: Number(measured[4]) / 1024 };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function measure(compiler, project) {
+  const results = [];
+  for (let i = 0; i < runs; i++) {
+    const one = check(compiler, project);
+    if (one.failed !== undefined) return one;
+    results.push(one);
+  }
+  return {
+    seconds: median(results.map((r) => r.seconds)),
+    wall: median(results.map((r) => r.wall)),
+    mib: median(results.map((r) => r.mib)),
+  };
+}
+
+rmSync(work, { recursive: true, force: true });
+console.log(
+  `machine: ${cpus().length} × ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB; load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} at start; median of ${runs} runs`,
+);
+console.log(
+  '| routes | checker | Kiln client: CPU s (wall) | Kiln: MiB | Hono hc: CPU s (wall) | Hono: MiB | Hono ÷ Kiln, CPU | Hono ÷ Kiln, memory |',
+);
+console.log('|---|---|---|---|---|---|---|---|');
+for (const routes of sizes) {
+  const kiln = kilnApp(join(work, `kiln-${routes}`), routes);
+  const hono = honoApp(join(work, `hono-${routes}`), routes);
+  for (const [name, compiler] of [
+    ['tsc 6', tsc],
+    ['tsgo 7', tsgo],
+  ]) {
+    const k = measure(compiler, kiln);
+    const h = measure(compiler, hono);
+    const cell = (r) =>
+      r.failed !== undefined ? [`failed: ${r.failed}`, '—'] : [`${r.seconds.toFixed(2)} (${r.wall.toFixed(1)})`, r.mib.toFixed(0)];
+    const both = k.failed === undefined && h.failed === undefined;
+    const ratios = both ? [(h.seconds / k.seconds).toFixed(1), (h.mib / k.mib).toFixed(1)] : ['—', '—'];
+    console.log(`| ${routes} | ${name} | ${cell(k).join(' | ')} | ${cell(h).join(' | ')} | ${ratios.join(' | ')} |`);
+  }
+}
+console.log(
+  `load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} at the end`,
+);
