@@ -192,10 +192,29 @@ const wake = () => {
   for (const resume of waiting) resume();
   waiting.clear();
 };
+// Suites that write the same folder, so never run at the same time (one would import or copy
+// what the other is rewriting): the example app's build (examples/dist, examples/src/client.ts,
+// examples/openapi.json) and the OpenAPI contract fixture's (build/openapi-contract).
+const sharedOutputs = [
+  ['test/openapi/example-document', 'test/build-tools/example-bundle', 'test/transformer/example-app', 'test/client/example-contract'],
+  ['test/openapi/contract.test', 'test/client/round-trip', 'test/client/types'],
+];
+const outputGroup = (file) => {
+  const path = relative(buildRoot, file);
+  return sharedOutputs.findIndex((group) => group.some((part) => path.startsWith(part)));
+};
+const writesWithRunning = (run) => {
+  const group = outputGroup(run.file);
+  return group !== -1 && [...running].some((file) => outputGroup(file) === group);
+};
 // The next run that can start: a consumer suite once the tarballs are packed, and a suite not
-// while it runs on another Node (runs of one suite share folders: examples/dist-bundle).
+// while it runs on another Node (runs of one suite share folders: examples/dist-bundle) nor while
+// a suite that writes the same folder runs.
 function nextRun() {
-  const at = queue.findIndex((run) => run.pack || (!running.has(run.file) && !(isConsumer(run) && packJob !== undefined && !packJob.done)));
+  const at = queue.findIndex(
+    (run) =>
+      run.pack || (!running.has(run.file) && !writesWithRunning(run) && !(isConsumer(run) && packJob !== undefined && !packJob.done)),
+  );
   return at === -1 ? undefined : queue.splice(at, 1)[0];
 }
 const workerCount = Number(workersOption?.slice('--workers='.length) ?? 2);
