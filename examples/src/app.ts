@@ -5,9 +5,9 @@ import {
   secureHeaders,
   type DocsOptions,
   type KilnServer,
-  type LogLevel,
   type MiddlewareFunction,
 } from '@kiln/core';
+import type { ExampleConfig } from './config.js';
 import { BooksController } from './books/books-controller.js';
 import { MetaController } from './meta/meta-controller.js';
 import { AccountController } from './account/account-controller.js';
@@ -25,7 +25,7 @@ const timing: MiddlewareFunction = async (_req, next) => {
  * `docs`: the OpenAPI document the build wrote (tsconfig.json: "openapi"), served with a docs page;
  * a Worker, which has no files to read, passes the document itself (worker/worker.ts).
  */
-export function createApp(docs?: DocsOptions): KilnServer {
+export function createApp(docs?: DocsOptions, config: ExampleConfig = {}): KilnServer {
   return createServer({
     controllers: [BooksController, MetaController, AccountController, OrdersController],
     // One JSON line per request (pino when installed), with its X-Request-Id; first, so that it times the rest.
@@ -33,9 +33,11 @@ export function createApp(docs?: DocsOptions): KilnServer {
     // The catalogue's answers are small: compressed from 256 bytes on (the default threshold is 1 KiB).
     // secureHeaders() right after it: every answer, a 404 or an error included, carries its headers.
     middlewares: [requestLogger(), secureHeaders(), timing, compression({ threshold: 256 })],
-    logger: { level: (process.env.LOG_LEVEL as LogLevel | undefined) ?? 'info' },
+    logger: { level: config.LOG_LEVEL ?? 'info' },
     // KILN_DEBUG=1: the route table at start-up and every request's route decision.
-    debug: process.env.KILN_DEBUG === '1',
+    debug: config.KILN_DEBUG === true,
+    // /livez and /readyz for a load balancer; readiness answers 503 as soon as close() starts (docs: guide/health.md).
+    health: { drainDelay: config.DRAIN_DELAY_MS ?? 0 },
     // Cover uploads: at most 2 MiB a file, one file a request.
     uploads: { maxFileSize: 2 * 1024 * 1024, maxFiles: 1 },
     strictValidation: true,

@@ -1,8 +1,11 @@
 import { createApp } from './app.js';
+import { readConfig } from './config.js';
 
-const app = createApp();
+// A malformed variable (PORT=eighty) stops the start with one error that names it.
+const config = readConfig();
+const app = createApp(undefined, config);
 // All interfaces by default, so http://localhost works whichever address family it resolves to.
-const { port } = await app.listen(Number(process.env.PORT ?? 3000), process.env.HOST);
+const { port } = await app.listen(config.PORT ?? 3000, config.HOST);
 
 console.log(`Bookshop listening on http://localhost:${port}\n`);
 for (const route of app.routes) {
@@ -10,5 +13,6 @@ for (const route of app.routes) {
 }
 console.log('\nTry: curl "http://localhost:%d/books?genre=science&sort=desc"', port);
 console.log('API reference: http://localhost:%d/docs (the OpenAPI document: /openapi.json)', port);
+console.log('Readiness: http://localhost:%d/readyz (503 once shutdown starts), liveness: /livez', port);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void app.close());
