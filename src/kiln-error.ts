@@ -517,7 +517,7 @@ export function kilnError<C extends RuntimeErrorCode, M extends MessageName<C>>(
   name: M,
   ...args: MessageArguments<C, M>
 ): KilnError {
-  return new KilnError(code, message(code, name, args));
+  return atCaller(new KilnError(code, message(code, name, args)), kilnError);
 }
 
 /** {@link kilnError}, with the error that caused it as its `cause`. */
@@ -527,5 +527,11 @@ export function kilnErrorFrom<C extends RuntimeErrorCode, M extends MessageName<
   name: M,
   ...args: MessageArguments<C, M>
 ): KilnError {
-  return new KilnError(code, message(code, name, args), { cause });
+  return atCaller(new KilnError(code, message(code, name, args), { cause }), kilnErrorFrom);
+}
+
+/** The stack of `error` as if it were made where `factory` was called: a trace starts at the line that throws. */
+function atCaller(error: KilnError, factory: Function): KilnError {
+  (Error as { captureStackTrace?: (target: object, constructorOpt?: Function) => void }).captureStackTrace?.(error, factory);
+  return error;
 }

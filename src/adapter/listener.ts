@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ListenerLimits } from '../resolved-config.js';
+import type { SocketAddressOf } from '../request/fetch-request.js';
 
 /** What a runtime's listener gets from `createServer`: the app's entry points and its limits, resolved. */
 export interface ListenTarget {
@@ -18,12 +19,7 @@ export interface ListenTarget {
   readonly reusePort: boolean;
 }
 
-/**
- * Asks the runtime for a request's socket address. A listener passes one such function for all
- * its requests: asking is a native call (Bun's `requestIP`, Deno's `remoteAddr`), made only when
- * `req.ip`, `req.remoteAddress` or a limiter's key needs the address.
- */
-export type SocketAddressOf = (request: Request, context: unknown) => string | undefined;
+export type { SocketAddressOf } from '../request/fetch-request.js';
 
 /** A listening server, on whichever runtime. */
 export interface Listening {

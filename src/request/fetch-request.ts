@@ -3,9 +3,15 @@ import { kOversizedBody } from '../symbols.js';
 import { bodyTooLarge } from './body-limit.js';
 import { limitedStream, refusedStream } from './body-stream.js';
 import { RequestCore, type RequestOptions } from './kiln-request.js';
-import type { SocketAddressOf } from '../adapter/listener.js';
 
 const decimal = /^\d{1,15}$/;
+
+/**
+ * Asks the runtime for a request's socket address. A listener passes one such function for all
+ * its requests: asking is a native call (Bun's `requestIP`, Deno's `remoteAddr`), made only when
+ * `req.ip`, `req.remoteAddress` or a limiter's key needs the address.
+ */
+export type SocketAddressOf = (request: Request, context: unknown) => string | undefined;
 
 /** A KilnRequest over a web `Request`, for in-process dispatch with `app.fetch`. */
 export class FetchRequest extends RequestCore {

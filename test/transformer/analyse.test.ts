@@ -87,7 +87,7 @@ test('unchecked binders are plain JavaScript, in the rewritten text but not amon
   assert.match(code.text, /void \[kiln\$b[^\]]*\];/);
   assert.not.match(/void \[[^\]]*\];/.exec(code.text)![0], 'kiln$bind_');
 
-  const compiled = compileProgram(ts, program, undefined, {}, undefined, undefined, { uncheckedBinders: true });
+  const compiled = compileProgram({ ts, program, config: {}, binderOptions: { uncheckedBinders: true } });
   const file: ts.SourceFile = compiled.program.getSourceFile(app.fileName);
   assert.match(file.text, 'function kiln$bind_EditorController_get(req, strict) {');
   const functions = file.statements.filter(ts.isFunctionDeclaration).map((f) => f.name!.text);

@@ -39,6 +39,36 @@ interface FileFindings {
   managedClasses: number;
 }
 
+/** One parameter of a route or `use` method, with what was recognised on it. */
+interface ParameterSite {
+  readonly parameter: ts.ParameterDeclaration;
+  readonly index: number;
+  /** Its Kiln binding decorators, or 'reported' when one is in error. */
+  readonly bindings: RecognisedBinding[] | 'reported';
+  readonly injections: readonly RecognisedInjection[];
+  readonly routes: RouteModel[];
+  readonly file: ts.SourceFile;
+  readonly cls: ts.ClassLikeDeclaration;
+  /** The method's injected values so far: an injected parameter adds its own. */
+  readonly injected: DependencyModel[];
+}
+
+/** A binding whose name is a literal known at build time. */
+type NamedBinding = RecognisedBinding & { readonly name: string };
+
+/** A binding with what its parameter declares. */
+interface TypedBinding {
+  readonly binding: NamedBinding;
+  readonly parameterName: string;
+  /** The name the request is read by (a header's in lower case). */
+  readonly key: string;
+  readonly type: ts.Type;
+  readonly typeNode: ts.TypeNode | undefined;
+  readonly typeText: string;
+  /** `?`, a default value or a rest parameter: the value may be absent. */
+  readonly optional: boolean;
+}
+
 /** Files the transformer looks at: the program's own TypeScript sources. */
 export function ownSourceFiles(tk: Toolkit): ts.SourceFile[] {
   return tk.program
@@ -139,7 +169,16 @@ class Analyser {
       const methodName = member.name.getText(found.file);
       const injected: DependencyModel[] = [];
       const parameters = member.parameters.map((parameter, index) =>
-        this.#parameter(parameter, index, bindings[index]!, routes, found.file, injections[index]!, cls, injected),
+        this.#parameter({
+          parameter,
+          index,
+          bindings: bindings[index]!,
+          injections: injections[index]!,
+          routes,
+          file: found.file,
+          cls,
+          injected,
+        }),
       );
       if (injected.length > 0) handlers[methodName] = injected;
       // Without a single binding there is nothing to compile: the runtime's start-up check (KILN003) applies too.
@@ -257,47 +296,56 @@ class Analyser {
     return { routes, handWritten, refused: false };
   }
 
-  #parameter(
-    parameter: ts.ParameterDeclaration,
-    index: number,
-    bindings: RecognisedBinding[] | 'reported',
-    routes: RouteModel[],
-    file: ts.SourceFile,
-    injections: readonly RecognisedInjection[],
-    cls: ts.ClassLikeDeclaration,
-    injected: DependencyModel[],
-  ): ParameterModel | undefined {
+  /** The model of one parameter of a route or `use` method, or undefined when it is in error (reported). */
+  #parameter(site: ParameterSite): ParameterModel | undefined {
+    const { bindings, injections } = site;
     if (bindings === 'reported') return undefined;
-    const parameterName = parameter.name.getText(file);
     const inject = injections.find((injection) => injection.kind === 'inject');
-    if (inject !== undefined) {
-      if (bindings.length > 0) {
-        this.#report(inject.node, diagnosticMessage('twoBindings', 'injectedAndBound', parameterName));
-        return undefined;
-      }
-      const methodName = tsiName(parameter);
-      const dependency = this.injection.dependency(
-        cls,
-        parameter,
-        injections,
-        `${cls.name?.text ?? 'AnonymousClass'}.${methodName} parameter '${parameterName}'`,
-      );
-      if (dependency === undefined) return undefined;
-      injected.push(dependency);
-      const typeText = (((inject.kind === 'inject' ? inject.typeNode : undefined) ?? parameter.type)?.getText(file) ?? '').replace(
-        /\s+/g,
-        ' ',
-      );
-      return {
-        index,
-        parameterName,
-        source: 'inject',
-        key: String(injected.length - 1),
-        conversion: { kind: 'raw' },
-        required: false,
-        typeText,
-      };
+    if (inject !== undefined) return this.#injectedParameter(site, bindings, inject);
+    const binding = this.#singleBinding(site, bindings);
+    if (binding === undefined) return undefined;
+    const typed = this.#typedBinding(site, binding);
+    if (binding.source === 'param') this.#checkInPath(site, typed);
+    if (binding.source === 'body' || binding.source === 'request') return this.#bodyOrRequestParameter(site, typed);
+    return this.#convertedParameter(site, typed);
+  }
+
+  /** An `@Inject()` parameter: its dependency joins the method's injected values. */
+  #injectedParameter(site: ParameterSite, bindings: RecognisedBinding[], inject: RecognisedInjection): ParameterModel | undefined {
+    const { parameter, index, injections, file, cls, injected } = site;
+    const parameterName = parameter.name.getText(file);
+    if (bindings.length > 0) {
+      this.#report(inject.node, diagnosticMessage('twoBindings', 'injectedAndBound', parameterName));
+      return undefined;
     }
+    const methodName = tsiName(parameter);
+    const dependency = this.injection.dependency(
+      cls,
+      parameter,
+      injections,
+      `${cls.name?.text ?? 'AnonymousClass'}.${methodName} parameter '${parameterName}'`,
+    );
+    if (dependency === undefined) return undefined;
+    injected.push(dependency);
+    const typeText = (((inject.kind === 'inject' ? inject.typeNode : undefined) ?? parameter.type)?.getText(file) ?? '').replace(
+      /\s+/g,
+      ' ',
+    );
+    return {
+      index,
+      parameterName,
+      source: 'inject',
+      key: String(injected.length - 1),
+      conversion: { kind: 'raw' },
+      required: false,
+      typeText,
+    };
+  }
+
+  /** The one binding decorator of a parameter with a literal name, or undefined when there is none, several, or no literal name (reported). */
+  #singleBinding(site: ParameterSite, bindings: RecognisedBinding[]): NamedBinding | undefined {
+    const { parameter, injections, file } = site;
+    const parameterName = parameter.name.getText(file);
     if (injections.length > 0 && bindings.length === 0) {
       this.#report(injections[0]!.node, diagnosticMessage('injectionMisplaced', 'scopeAlone', parameterName));
       return undefined;
@@ -320,64 +368,88 @@ class Analyser {
       );
       return undefined;
     }
-    const { source } = binding;
-    const key = source === 'header' ? binding.name.toLowerCase() : binding.name;
+    return binding as NamedBinding;
+  }
+
+  /** What the parameter declares: its name, key, type and whether it may be absent. */
+  #typedBinding(site: ParameterSite, binding: NamedBinding): TypedBinding {
+    const { parameter, file } = site;
     const type = this.tk.checker.getTypeAtLocation(parameter);
     // The type-level form's value type (`number` of `Param<number>`) is what the parameter declares.
     const typeNode = binding.decorator === undefined ? (binding.typeNode ?? parameter.type) : parameter.type;
-    const typeText = (typeNode?.getText() ?? this.tk.checker.typeToString(type)).replace(/\s+/g, ' ');
-    const optional = parameter.questionToken !== undefined || parameter.initializer !== undefined || parameter.dotDotDotToken !== undefined;
+    return {
+      binding,
+      parameterName: parameter.name.getText(file),
+      key: binding.source === 'header' ? binding.name.toLowerCase() : binding.name,
+      type,
+      typeNode,
+      typeText: (typeNode?.getText() ?? this.tk.checker.typeToString(type)).replace(/\s+/g, ' '),
+      optional: parameter.questionToken !== undefined || parameter.initializer !== undefined || parameter.dotDotDotToken !== undefined,
+    };
+  }
 
-    if (source === 'param') {
-      for (const route of routes) {
-        if (route.path !== undefined && !routeParamNames(route.path).includes(key)) {
-          this.#report(
-            binding.nameArgument ?? binding.node,
-            diagnosticMessage(
-              'paramNotInPath',
-              'notInPath',
-              binding.decorator === undefined ? `${parameterName}: ${binding.node.getText(file)}` : `@Param('${key}')`,
-              route.method,
-              route.path,
-              key,
-            ),
-          );
-        }
+  /** KILN101 for each route whose path does not declare the `@Param` name. */
+  #checkInPath(site: ParameterSite, typed: TypedBinding): void {
+    const { binding, parameterName, key } = typed;
+    for (const route of site.routes) {
+      if (route.path !== undefined && !routeParamNames(route.path).includes(key)) {
+        this.#report(
+          binding.nameArgument ?? binding.node,
+          diagnosticMessage(
+            'paramNotInPath',
+            'notInPath',
+            binding.decorator === undefined ? `${parameterName}: ${binding.node.getText(site.file)}` : `@Param('${key}')`,
+            route.method,
+            route.path,
+            key,
+          ),
+        );
       }
     }
-    if (source === 'body' || source === 'request') {
-      const admitsUndefined =
-        !!(type.flags & (this.tk.ts.TypeFlags.Any | this.tk.ts.TypeFlags.Unknown)) ||
-        (type.isUnion() && type.types.some((t) => t.flags & (this.tk.ts.TypeFlags.Undefined | this.tk.ts.TypeFlags.Void)));
-      const required = source === 'body' && !optional && !admitsUndefined;
-      const model: ParameterModel = { index, parameterName, source, key, conversion: { kind: 'raw' }, required, typeText };
-      if (source === 'request') {
-        if (binding.value !== undefined && !this.#accepts(type, binding.value, parameter.initializer !== undefined)) {
-          const injected = this.tk.checker.typeToString(binding.value);
-          const decorator = binding.node.getText(file);
-          this.#report(
-            parameter.type ?? parameter.name,
-            key === ''
-              ? diagnosticMessage('requestPropertyTypeMismatch', 'request', decorator, parameterName, typeText, injected)
-              : diagnosticMessage('requestPropertyTypeMismatch', 'property', decorator, parameterName, typeText, key, injected),
-          );
-          return undefined;
-        }
-        return model;
-      }
-      // A string, number, boolean, literal union or enum needs no schema: Kiln checks it itself.
-      const scalar = conversionOfType(this.tk, type, typeNode);
-      if (scalar.ok && scalar.check === undefined && ['text', 'number', 'boolean', 'enum'].includes(scalar.conversion.kind)) {
-        return { ...model, bodyScalar: scalar.conversion as ParameterModel['bodyScalar'] };
-      }
-      const answer = bodyValidationOf(this.tk, parameter, type, key);
-      if ('problems' in answer) {
-        for (const problem of answer.problems) this.#report(problem.node, problem.message);
-        return model;
-      }
-      return answer.validation === undefined ? model : { ...model, validation: answer.validation };
-    }
+  }
 
+  /** A `@Body` parameter (a scalar, validated by typia, or as it is) or a request property (`@Req()`). */
+  #bodyOrRequestParameter(site: ParameterSite, typed: TypedBinding): ParameterModel | undefined {
+    const { parameter, index, file } = site;
+    const { binding, parameterName, key, type, typeNode, typeText, optional } = typed;
+    const { source } = binding;
+    const admitsUndefined =
+      !!(type.flags & (this.tk.ts.TypeFlags.Any | this.tk.ts.TypeFlags.Unknown)) ||
+      (type.isUnion() && type.types.some((t) => t.flags & (this.tk.ts.TypeFlags.Undefined | this.tk.ts.TypeFlags.Void)));
+    const required = source === 'body' && !optional && !admitsUndefined;
+    const model: ParameterModel = { index, parameterName, source, key, conversion: { kind: 'raw' }, required, typeText };
+    if (source === 'request') {
+      if (binding.value !== undefined && !this.#accepts(type, binding.value, parameter.initializer !== undefined)) {
+        const injected = this.tk.checker.typeToString(binding.value);
+        const decorator = binding.node.getText(file);
+        this.#report(
+          parameter.type ?? parameter.name,
+          key === ''
+            ? diagnosticMessage('requestPropertyTypeMismatch', 'request', decorator, parameterName, typeText, injected)
+            : diagnosticMessage('requestPropertyTypeMismatch', 'property', decorator, parameterName, typeText, key, injected),
+        );
+        return undefined;
+      }
+      return model;
+    }
+    // A string, number, boolean, literal union or enum needs no schema: Kiln checks it itself.
+    const scalar = conversionOfType(this.tk, type, typeNode);
+    if (scalar.ok && scalar.check === undefined && ['text', 'number', 'boolean', 'enum'].includes(scalar.conversion.kind)) {
+      return { ...model, bodyScalar: scalar.conversion as ParameterModel['bodyScalar'] };
+    }
+    const answer = bodyValidationOf(this.tk, parameter, type, key);
+    if ('problems' in answer) {
+      for (const problem of answer.problems) this.#report(problem.node, problem.message);
+      return model;
+    }
+    return answer.validation === undefined ? model : { ...model, validation: answer.validation };
+  }
+
+  /** A parameter converted from request text (a route parameter, query, header or cookie), checked by typia when its type asks. */
+  #convertedParameter(site: ParameterSite, typed: TypedBinding): ParameterModel | undefined {
+    const { parameter, index, file } = site;
+    const { binding, parameterName, key, type, typeNode, typeText, optional } = typed;
+    const { source } = binding;
     const declared = conversionOfType(this.tk, type, typeNode);
     if (!declared.ok) {
       this.#report(parameter.type ?? parameter.name, diagnosticMessage('unsupportedType', 'unconvertible', parameterName, declared.reason));

@@ -253,7 +253,15 @@ export class KilnBuildService {
     const source = this.#service.getProgram()!;
     const compile = (only?: ReadonlySet<string>): CompiledState => {
       const checker = this.#typeScript7?.checkerFor(this.#ts, source);
-      const compiled = compileProgram(this.#ts, source, this.#compilerHost, this.#config, only, checker, {}, only && this.#last);
+      const compiled = compileProgram({
+        ts: this.#ts,
+        program: source,
+        host: this.#compilerHost,
+        config: this.#config,
+        only,
+        checker,
+        previous: only && this.#last,
+      });
       this.#last = { source, compiled, typiaDiagnostics: [] };
       return this.#last;
     };

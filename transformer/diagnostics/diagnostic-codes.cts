@@ -372,20 +372,20 @@ export const diagnosticCodes = {
         `${method} ${path} (${operationId}) would be the client function ${clientFunction}, which another route of the controller already is; give one an @operationId tag in its JSDoc`,
     },
   },
-  generatedCodeError: {
-    code: 190,
-    title: 'internal: @kiln/core/transformer failed on this file, or its generated binder does not type-check (a bug; please report it)',
-    messages: {
-      analysisFailed: (reason: unknown) => `analysing this file failed: ${reason}`,
-      generatedCode: (message: string) => message,
-    },
-  },
   throwsNotAnHttpError: {
     code: 174,
     title:
       "a route's @throws JSDoc tag does not name an HttpError type with a literal status from 400 to 599, or writes its data type inside the tag",
     messages: {
       notAnHttpError: (route: string, problem: string) => `the @throws tag of ${route} ${problem}`,
+    },
+  },
+  generatedCodeError: {
+    code: 190,
+    title: 'internal: @kiln/core/transformer failed on this file, or its generated binder does not type-check (a bug; please report it)',
+    messages: {
+      analysisFailed: (reason: unknown) => `analysing this file failed: ${reason}`,
+      generatedCode: (message: string) => message,
     },
   },
 } as const satisfies Record<string, DiagnosticCode>;

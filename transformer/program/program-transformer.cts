@@ -11,11 +11,11 @@ import type { Toolkit } from '../toolkit.cjs';
 import type { KilnChecker } from '../checker/kiln-checker.cjs';
 import { generateOpenApi } from '../openapi/openapi-generation.cjs';
 import type { OpenApiOptions } from '../openapi/openapi-types.cjs';
-import { analyseResponses, type TypedResponsesOption } from '../analyse/return-type.cjs';
+import { analyseResponses, type ResponsesModel, type TypedResponsesOption } from '../analyse/return-type.cjs';
 import { emitSerializers } from '../emit/serializer-emitter.cjs';
 import type { FileModel } from '../analyse/model.cjs';
 import { generateClient, type TypedClientOptions } from '../client/client-generation.cjs';
-import { analyseEnvCalls } from '../analyse/env-config.cjs';
+import { analyseEnvCalls, type EnvModel } from '../analyse/env-config.cjs';
 import { emitEnvPlans } from '../emit/env-emitter.cjs';
 
 /** Options of the plugin entry in tsconfig.json. */
@@ -73,121 +73,51 @@ export interface PreviousCompile {
   readonly compiled: CompiledProgram;
 }
 
-/**
- * Kiln's whole build step on a type-checked program, shared by every way of building (tspc's
- * program transformer, the esbuild/Vite plugins, `@kiln/core/register`): analyse the program
- * (find + analyse), write each file's binders (emit), rewrite the files that hold Kiln
- * decorators, and build the program the checker and emitter see. Nothing is hooked into it.
- */
-export function compileProgram(
-  tsi: typeof ts,
-  program: ts.Program,
-  host: ts.CompilerHost | undefined,
-  config: KilnTransformerConfig,
+/** What {@link compileProgram} compiles, and how. */
+export interface CompileRequest {
+  readonly ts: typeof ts;
+  readonly program: ts.Program;
+  /** The host the program was built with; default: a compiler host for its options. */
+  readonly host?: ts.CompilerHost | undefined;
+  readonly config: KilnTransformerConfig;
   /** Only these files (a rebuild after an edit); default: every file of the program. */
-  only?: ReadonlySet<string>,
+  readonly only?: ReadonlySet<string> | undefined;
   /** The checker the analysis asks (transformer/checker/); default: the program's own (TypeScript 6). */
-  checker: KilnChecker = program.getTypeChecker(),
+  readonly checker?: KilnChecker;
   /** How binders are written; unchecked binders need the emit phase's `after` transformer too (see {@link hookEmit}). */
-  binderOptions: BinderOptions = {},
+  readonly binderOptions?: BinderOptions;
   /**
    * The last compile of an earlier version (a rebuild after an edit, with `only`): each file whose
    * text has not changed since keeps the syntax tree that compile gave it (rewritten, when it was),
    * and that program is the new one's `oldProgram`, so TypeScript reuses the program's structure
    * and module resolutions instead of building them again for every file.
    */
-  previous?: PreviousCompile,
-): CompiledProgram {
-  const tk: Toolkit = { ts: tsi, program, checker };
+  readonly previous?: PreviousCompile | undefined;
+}
+
+/** The files Kiln rewrites: their new text, the original by new text, what the emit phase needs, and the binders it checks apart. */
+interface Rewrites {
+  readonly texts: Map<string, string>;
+  readonly originalTexts: Map<string, string>;
+  readonly plans: Map<string, EmitPlan>;
+  readonly unchecked: Map<string, ReadonlySet<string>>;
+}
+
+/**
+ * Kiln's whole build step on a type-checked program, shared by every way of building (tspc's
+ * program transformer, the esbuild/Vite plugins, `@kiln/core/register`): analyse the program
+ * (find + analyse), write each file's binders (emit), rewrite the files that hold Kiln
+ * decorators, and build the program the checker and emitter see. Nothing is hooked into it.
+ */
+export function compileProgram(request: CompileRequest): CompiledProgram {
+  const { ts: tsi, program, config, only } = request;
+  const tk: Toolkit = { ts: tsi, program, checker: request.checker ?? program.getTypeChecker() };
   const model = analyseProgram(tk, only);
   const responses = analyseResponses(tk, config.typedResponses, only);
   const envCalls = analyseEnvCalls(tk, only);
-  const options = program.getCompilerOptions();
-  const bindingModule = config.bindingModule ?? '@kiln/core/binding';
-
-  // The text the checker sees for each file with Kiln parameter decorators.
-  const texts = new Map<string, string>();
-  const originalTexts = new Map<string, string>();
-  const plans = new Map<string, EmitPlan>();
-  const unchecked = new Map<string, ReadonlySet<string>>();
-  for (const fileName of new Set([...model.files.keys(), ...responses.files.keys(), ...envCalls.files.keys()])) {
-    const fileModel = model.files.get(fileName) ?? emptyFileModel(fileName);
-    const original = program.getSourceFile(fileName)!;
-    const commonJs =
-      original.impliedNodeFormat === undefined
-        ? (options.module ?? tsi.ModuleKind.CommonJS) === tsi.ModuleKind.CommonJS
-        : original.impliedNodeFormat === tsi.ModuleKind.CommonJS;
-    const generated = emitFileCode(fileModel, bindingModule, commonJs, binderOptions);
-    const fileResponses = responses.files.get(fileName);
-    const serialized =
-      fileResponses === undefined ? undefined : emitSerializers(fileResponses, responses, generated.validatorSites.size > 0);
-    const fileEnvCalls = envCalls.files.get(fileName);
-    const envCode = fileEnvCalls === undefined ? undefined : emitEnvPlans(fileEnvCalls, bindingModule, commonJs);
-    const text = rewriteSource(original.text, fileModel.decoratorRanges, generated.text + (serialized?.text ?? '') + (envCode?.text ?? ''));
-    texts.set(fileName, text);
-    originalTexts.set(text, original.text);
-    unchecked.set(fileName, generated.uncheckedBinders);
-    plans.set(fileName, {
-      generatedStart: original.text.length,
-      binders: generated.binders,
-      localReferences: new Set(fileModel.localReferences),
-      validatorSites: serialized === undefined ? generated.validatorSites : new Map([...generated.validatorSites, ...serialized.sites]),
-      serializers: serialized?.serializers,
-      dependencyLists: generated.dependencyLists,
-      envCalls: envCode?.calls,
-    });
-  }
-
-  const baseHost: ts.CompilerHost = host ?? tsi.createCompilerHost(options);
-  let next = program;
-  if (texts.size > 0) {
-    const parsed = new Map<string, ts.SourceFile>();
-    // A file unchanged since the previous compile: the tree that compile gave it. A declaration file
-    // only generated code imports (the binding module's) is not in `program`: read once, like packages.
-    const kept = (fileName: string, original: ts.SourceFile | undefined): ts.SourceFile | undefined => {
-      if (previous === undefined) return undefined;
-      if (original === undefined) {
-        const declaration = previous.compiled.program.getSourceFile(fileName);
-        return declaration?.isDeclarationFile === true && previous.source.getSourceFile(fileName) === undefined ? declaration : undefined;
-      }
-      return previous.source.getSourceFile(fileName) === original ? previous.compiled.program.getSourceFile(fileName) : undefined;
-    };
-    const getSourceFile: ts.CompilerHost['getSourceFile'] = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
-      const text = texts.get(fileName);
-      if (text === undefined) {
-        const original = program.getSourceFile(fileName);
-        return kept(fileName, original) ?? original ?? baseHost.getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate);
-      }
-      let file = parsed.get(fileName);
-      if (file === undefined) {
-        file = tsi.createSourceFile(fileName, text, languageVersionOrOptions, true);
-        setAsideStatements(tsi, file, plans.get(fileName)!.generatedStart, unchecked.get(fileName)!);
-        // Builder programs (incremental, watch) tell changed files apart by version: the generated text counts.
-        (file as { version?: string }).version = createHash('sha256').update(text).digest('hex');
-        parsed.set(fileName, file);
-      }
-      return file;
-    };
-    next = tsi.createProgram({
-      rootNames: program.getRootFileNames(),
-      options,
-      // Watch hosts also answer by path (and the program prefers that): both must see the rewritten text.
-      host: {
-        ...baseHost,
-        getSourceFile,
-        getSourceFileByPath:
-          baseHost.getSourceFileByPath === undefined
-            ? undefined
-            : (fileName, path, languageVersionOrOptions, onError, shouldCreate) =>
-                texts.has(fileName) || previous !== undefined
-                  ? getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate)
-                  : baseHost.getSourceFileByPath!(fileName, path, languageVersionOrOptions, onError, shouldCreate),
-      },
-      oldProgram: previous?.compiled.program ?? program,
-      projectReferences: program.getProjectReferences(),
-      configFileParsingDiagnostics: program.getConfigFileParsingDiagnostics(),
-    });
-  }
+  const rewrites = rewriteFiles(tk, config, { model, responses, envCalls }, request.binderOptions ?? {});
+  const baseHost: ts.CompilerHost = request.host ?? tsi.createCompilerHost(program.getCompilerOptions());
+  let next = rewrites.texts.size > 0 ? rewrittenProgram(request, baseHost, rewrites) : program;
 
   // The OpenAPI document is written from the same analysis (transformer/openapi/), when asked for.
   // It reads return types through the checker of the program that is type-checked next (positions
@@ -225,7 +155,104 @@ export function compileProgram(
     ...clientDiagnostics,
   ].filter((d) => !disabled.has(kilnCodeOf(d)));
   const kilnWarnings = responses.warnings.filter((d) => !disabled.has(kilnCodeOf(d)));
+  const { texts, originalTexts, plans } = rewrites;
   return { program: next, model, plans, texts, originalTexts, kilnErrors, kilnWarnings };
+}
+
+/** What the analysis found that generated code is written for. */
+interface Analysis {
+  readonly model: ProgramModel;
+  readonly responses: ResponsesModel;
+  readonly envCalls: EnvModel;
+}
+
+/** The text the checker sees for each file with Kiln decorators, serialised responses or `env<T>()` calls: its generated code appended. */
+function rewriteFiles(tk: Toolkit, config: KilnTransformerConfig, analysis: Analysis, binderOptions: BinderOptions): Rewrites {
+  const { model, responses, envCalls } = analysis;
+  const { ts: tsi, program } = tk;
+  const options = program.getCompilerOptions();
+  const bindingModule = config.bindingModule ?? '@kiln/core/binding';
+  const rewrites: Rewrites = { texts: new Map(), originalTexts: new Map(), plans: new Map(), unchecked: new Map() };
+  for (const fileName of new Set([...model.files.keys(), ...responses.files.keys(), ...envCalls.files.keys()])) {
+    const fileModel = model.files.get(fileName) ?? emptyFileModel(fileName);
+    const original = program.getSourceFile(fileName)!;
+    const commonJs =
+      original.impliedNodeFormat === undefined
+        ? (options.module ?? tsi.ModuleKind.CommonJS) === tsi.ModuleKind.CommonJS
+        : original.impliedNodeFormat === tsi.ModuleKind.CommonJS;
+    const generated = emitFileCode(fileModel, bindingModule, commonJs, binderOptions);
+    const fileResponses = responses.files.get(fileName);
+    const serialized =
+      fileResponses === undefined ? undefined : emitSerializers(fileResponses, responses, generated.validatorSites.size > 0);
+    const fileEnvCalls = envCalls.files.get(fileName);
+    const envCode = fileEnvCalls === undefined ? undefined : emitEnvPlans(fileEnvCalls, bindingModule, commonJs);
+    const text = rewriteSource(original.text, fileModel.decoratorRanges, generated.text + (serialized?.text ?? '') + (envCode?.text ?? ''));
+    rewrites.texts.set(fileName, text);
+    rewrites.originalTexts.set(text, original.text);
+    rewrites.unchecked.set(fileName, generated.uncheckedBinders);
+    rewrites.plans.set(fileName, {
+      generatedStart: original.text.length,
+      binders: generated.binders,
+      localReferences: new Set(fileModel.localReferences),
+      validatorSites: serialized === undefined ? generated.validatorSites : new Map([...generated.validatorSites, ...serialized.sites]),
+      serializers: serialized?.serializers,
+      dependencyLists: generated.dependencyLists,
+      envCalls: envCode?.calls,
+    });
+  }
+  return rewrites;
+}
+
+/** The program the checker and emitter see: the rewritten files parsed, every other file as it was (or as the previous compile kept it). */
+function rewrittenProgram(request: CompileRequest, baseHost: ts.CompilerHost, rewrites: Rewrites): ts.Program {
+  const { ts: tsi, program, previous } = request;
+  const { texts, plans, unchecked } = rewrites;
+  const parsed = new Map<string, ts.SourceFile>();
+  // A file unchanged since the previous compile: the tree that compile gave it. A declaration file
+  // only generated code imports (the binding module's) is not in `program`: read once, like packages.
+  const kept = (fileName: string, original: ts.SourceFile | undefined): ts.SourceFile | undefined => {
+    if (previous === undefined) return undefined;
+    if (original === undefined) {
+      const declaration = previous.compiled.program.getSourceFile(fileName);
+      return declaration?.isDeclarationFile === true && previous.source.getSourceFile(fileName) === undefined ? declaration : undefined;
+    }
+    return previous.source.getSourceFile(fileName) === original ? previous.compiled.program.getSourceFile(fileName) : undefined;
+  };
+  const getSourceFile: ts.CompilerHost['getSourceFile'] = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
+    const text = texts.get(fileName);
+    if (text === undefined) {
+      const original = program.getSourceFile(fileName);
+      return kept(fileName, original) ?? original ?? baseHost.getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate);
+    }
+    let file = parsed.get(fileName);
+    if (file === undefined) {
+      file = tsi.createSourceFile(fileName, text, languageVersionOrOptions, true);
+      setAsideStatements(tsi, file, plans.get(fileName)!.generatedStart, unchecked.get(fileName)!);
+      // Builder programs (incremental, watch) tell changed files apart by version: the generated text counts.
+      (file as { version?: string }).version = createHash('sha256').update(text).digest('hex');
+      parsed.set(fileName, file);
+    }
+    return file;
+  };
+  return tsi.createProgram({
+    rootNames: program.getRootFileNames(),
+    options: program.getCompilerOptions(),
+    // Watch hosts also answer by path (and the program prefers that): both must see the rewritten text.
+    host: {
+      ...baseHost,
+      getSourceFile,
+      getSourceFileByPath:
+        baseHost.getSourceFileByPath === undefined
+          ? undefined
+          : (fileName, path, languageVersionOrOptions, onError, shouldCreate) =>
+              texts.has(fileName) || previous !== undefined
+                ? getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate)
+                : baseHost.getSourceFileByPath!(fileName, path, languageVersionOrOptions, onError, shouldCreate),
+    },
+    oldProgram: previous?.compiled.program ?? program,
+    projectReferences: program.getProjectReferences(),
+    configFileParsingDiagnostics: program.getConfigFileParsingDiagnostics(),
+  });
 }
 
 /**
@@ -250,7 +277,7 @@ export function transformProgram(
   // functions, which need an ES2017 target to be printed as written.
   const target = program.getCompilerOptions().target;
   const uncheckedBinders = target !== undefined && target >= tsi.ScriptTarget.ES2017;
-  const compiled = compileProgram(tsi, program, host, config, undefined, undefined, { uncheckedBinders });
+  const compiled = compileProgram({ ts: tsi, program, host, config, binderOptions: { uncheckedBinders } });
   printWarnings(tsi, program, compiled.kilnWarnings);
   const hooks: HookOptions = {
     ts: tsi,
