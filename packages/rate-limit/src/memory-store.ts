@@ -163,13 +163,41 @@ export class MemoryStore implements RateLimitStore {
     const entry = this.#touch(key, now);
     if (entry === undefined) return { count: max + 1, resetTime: this.#blockedUntil };
     entry.limit = max;
-    if (this.#counter) return countRequest(entry as WindowCounter, now, this.#windowMs, max, cost);
+    if (this.#counter) {
+      const counter = entry as WindowCounter;
+      const hit = countRequest(counter, now, this.#windowMs, max, cost);
+      if (request?.refundable && hit.count <= max && cost > 0) hit.refund = () => this.#refundCounter(key, counter, now, cost);
+      return hit;
+    }
     const log = entry as SlidingLog;
     const count = this.#count(log, now, max, cost);
     if (count === overflowed) return { count: max + 1, resetTime: this.#blockedUntil };
     if (count > max) return { count, resetTime: this.#passAt(log, now, max, cost) };
     const resetTime = log.times.length > log.head ? log.oldest() + this.#windowMs : now + this.#windowMs;
+    if (request?.refundable && cost > 0) return { count, resetTime, refund: () => this.#refundLog(key, log, now, cost) };
     return { count, resetTime };
+  }
+
+  /** Takes back `cost` timestamps recorded at `at` (still in the window: the latest ones with that time). */
+  #refundLog(key: string, log: SlidingLog, at: number, cost: number): void {
+    if (this.#entries.get(key) !== log) return; // reset or evicted since: nothing of it is held
+    const times = log.times;
+    let removed = 0;
+    for (let i = times.length - 1; i >= log.head && removed < cost; i--) {
+      if (times[i] === at) {
+        times.splice(i, 1);
+        removed++;
+      } else if (times[i]! < at) break;
+    }
+    this.#bytes -= removed * timestampBytes;
+  }
+
+  /** Takes back `cost` counted at `at`: from the current count, or the previous one if the window has moved on since. */
+  #refundCounter(key: string, counter: WindowCounter, at: number, cost: number): void {
+    if (this.#entries.get(key) !== counter) return;
+    const window = Math.floor(at / this.#windowMs);
+    if (counter.window === window) counter.current = Math.max(0, counter.current - cost);
+    else if (counter.window === window + 1) counter.previous = Math.max(0, counter.previous - cost);
   }
 
   /** When a refused request of `cost` would pass: once enough of the oldest timestamps leave (never when `cost` exceeds `max`: a window from now). */

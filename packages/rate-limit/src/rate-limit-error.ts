@@ -8,7 +8,7 @@ export const rateLimitErrorCodes = {
   KILN203: 'a `MemoryStore` or `RedisStore` option has an invalid value',
   KILN204: 'a `RedisStore` got no client, or a client that is neither ioredis nor redis',
   KILN206: '`limiter.resetAll()` on a store without `resetAll()`, or a RedisStore client without SCAN/UNLINK',
-  KILN207: 'a `cost` or a `max` function given with a store that has no `hit()`',
+  KILN207: 'a `cost`, a `max` function or `skipSuccessfulRequests` (or `penalize()`) with a store that has no `hit()`',
   KILN208: 'a `cost` function returned something other than a whole number ≥ 0 (a 500, per request)',
   KILN209: 'a `max` function returned something other than a whole number ≥ 0 (a 500, per request)',
   KILN205: "`rateLimit({ trustProxy })` is deprecated: the server's `trustProxy` governs the default key (a warning, not an error)",

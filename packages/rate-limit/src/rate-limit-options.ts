@@ -24,6 +24,15 @@ export interface RateLimitOptions {
    * @example (req) => (req.method === 'POST' ? 5 : 1)
    */
   cost?: (req: KilnRequest) => number;
+  /**
+   * Count only failed requests: a request is counted when it arrives (so concurrent ones cannot
+   * overrun the limit) and taken back once it is answered with a status below 400. A key is
+   * refused once its failures spend the quota, successes included then. Default false. Needs a
+   * store with `hit` (KILN207). See also `limiter.penalize(req)` for failures a status does not show.
+   *
+   * @example rateLimit({ max: 5, windowMs: 15 * 60_000, skipSuccessfulRequests: true }) // 5 failed logins per 15 min
+   */
+  skipSuccessfulRequests?: boolean;
   /** Window length in milliseconds; the window slides (it is not a fixed clock interval). Default 60 000. */
   windowMs?: number;
   /**

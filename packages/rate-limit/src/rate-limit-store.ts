@@ -32,6 +32,8 @@ export interface RateLimitHit {
   count: number;
   /** Unix time in milliseconds when the oldest counted request leaves the window. */
   resetTime: number;
+  /** Takes this request's units back out of the window (only on a counted hit asked with `refundable`). */
+  refund?: () => void | Promise<void>;
 }
 
 /**
@@ -43,6 +45,11 @@ export interface RateLimitRequest {
   readonly cost: number;
   /** The limit for this request's key (a whole number ≥ 0), replacing the `max` given to `init`. */
   readonly max: number;
+  /**
+   * The limiter may take the request back (`skipSuccessfulRequests`): a counted request's hit then
+   * carries `refund`. A store that cannot take a request back leaves it out (it then stays counted).
+   */
+  readonly refundable?: boolean;
 }
 
 /**

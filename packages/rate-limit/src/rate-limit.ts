@@ -61,10 +61,16 @@ function checkOptions(options: RateLimitOptions, max: unknown, windowMs: number)
   if (store !== undefined && (store === null || typeof store.increment !== 'function' || typeof store.reset !== 'function')) {
     throw new RateLimitError('KILN201', 'rateLimit: store must have increment(key) and reset(key) methods');
   }
-  if ((options.cost !== undefined || typeof max === 'function') && store !== undefined && typeof store.hit !== 'function') {
+  if (options.skipSuccessfulRequests !== undefined && typeof options.skipSuccessfulRequests !== 'boolean')
+    throw new RateLimitError(
+      'KILN201',
+      `rateLimit: skipSuccessfulRequests must be true or false, got ${typeof options.skipSuccessfulRequests}`,
+    );
+  const weighing = options.cost !== undefined || typeof max === 'function' || options.skipSuccessfulRequests === true;
+  if (weighing && store !== undefined && typeof store.hit !== 'function') {
     throw new RateLimitError(
       'KILN207',
-      'rateLimit: cost and a max function need a store with hit(key, { cost, max }); this store has only increment()',
+      'rateLimit: cost, a max function and skipSuccessfulRequests need a store with hit(key, { cost, max }); this store has only increment()',
     );
   }
   const algorithm = options.algorithm;
@@ -127,6 +133,16 @@ export interface RateLimitMiddleware {
    * @example beforeEach(() => loginLimit.resetAll());
    */
   resetAll(): Promise<void>;
+  /**
+   * Counts `cost` units (default 1) against the request's key without answering it: a failed login,
+   * a wrong one-time code. With `cost: () => 0` on the limiter, the middleware counts nothing and
+   * refuses a key only once its penalties have spent the quota. A penalty that does not fit in what
+   * is left is not recorded (the key has less room than it). Resolves to the store's hit; the
+   * response of the penalized request keeps the headers written when it arrived.
+   *
+   * @example if (!valid) { await loginLimit.penalize(req); throw new HttpError(401, 'Wrong password'); }
+   */
+  penalize(req: KilnRequest, cost?: number): Promise<RateLimitHit>;
   /** The store counting for this limiter (the default `MemoryStore` when none was given). */
   readonly store: RateLimitStore;
 }
@@ -165,7 +181,8 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitMiddleware {
   // with a max function every hit carries the request's max; the store's own is then never used
   const max = maxOf === undefined ? (maxOption as number) : Number.MAX_SAFE_INTEGER;
   const costOf = options.cost;
-  const weighed = costOf !== undefined || maxOf !== undefined;
+  const refundSuccess = options.skipSuccessfulRequests === true;
+  const weighed = costOf !== undefined || maxOf !== undefined || refundSuccess;
   const store = options.store ?? new MemoryStore();
   store.init?.({ windowMs, max, algorithm: options.algorithm ?? 'sliding-log' });
   if (options.trustProxy !== undefined && options.keyGenerator === undefined) warnTrustProxy();
@@ -209,32 +226,43 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitMiddleware {
   };
 
   // a weighed request: its own max (headers and refusal), and a count of 0 is real for a free request on an empty key
-  const decideWeighed = (req: KilnRequest, hit: RateLimitHit, limit: number, cost: number): unknown => {
+  const decideWeighed = (req: KilnRequest, hit: RateLimitHit, limit: number, cost: number, next?: () => Promise<Response>): unknown => {
     if (hit.count === 0 && cost > 0) return undefined;
     const now = Date.now();
     writerFor(limit)?.(req, hit.count, hit.resetTime, now);
-    return hit.count <= limit ? undefined : refuse(req, hit.resetTime, now, limit);
+    if (hit.count > limit) return refuse(req, hit.resetTime, now, limit);
+    const refund = hit.refund;
+    if (refund === undefined || next === undefined) return undefined;
+    // skipSuccessfulRequests: counted now (so concurrent requests cannot overrun), taken back once the answer is a success
+    return next().then((response) => {
+      if (response.status < 400) Promise.resolve(refund()).catch(() => {});
+      return response;
+    });
   };
 
-  const consume = (req: KilnRequest, key: string, cost: number, returned: unknown): unknown => {
+  const consume = (req: KilnRequest, key: string, cost: number, returned: unknown, next?: () => Promise<Response>): unknown => {
     const limit = maxOf === undefined ? max : requestMax(returned);
-    const hit = store.hit!(key, { cost, max: limit });
-    return isPromiseLike(hit) ? hit.then((settled) => decideWeighed(req, settled, limit, cost)) : decideWeighed(req, hit, limit, cost);
+    const hit = store.hit!(key, { cost, max: limit, refundable: next !== undefined && refundSuccess });
+    return isPromiseLike(hit)
+      ? hit.then((settled) => decideWeighed(req, settled, limit, cost, next))
+      : decideWeighed(req, hit, limit, cost, next);
   };
 
-  const weigh = (req: KilnRequest, key: string): unknown => {
+  const weigh = (req: KilnRequest, key: string, next?: () => Promise<Response>): unknown => {
     const cost = costOf === undefined ? 1 : requestCost(costOf(req));
     const limit = maxOf === undefined ? max : maxOf(req);
-    return isPromiseLike(limit) ? limit.then((value) => consume(req, key, cost, value)) : consume(req, key, cost, limit);
+    return isPromiseLike(limit) ? limit.then((value) => consume(req, key, cost, value, next)) : consume(req, key, cost, limit, next);
   };
+
+  const keyOf = (req: KilnRequest): string => (customKey === undefined ? keyGenerator(req) : boundedKey(keyGenerator(req)));
 
   const fromHit = (req: KilnRequest) => (hit: RateLimitHit) => decide(req, hit.count, hit.resetTime);
   const fromCount = (req: KilnRequest) => (count: number) => decide(req, count, Date.now() + windowMs);
 
   // hot path: synchronous whenever the store answers synchronously
-  const count = (req: KilnRequest): unknown => {
-    const key = customKey === undefined ? keyGenerator(req) : boundedKey(keyGenerator(req));
-    if (weighed) return weigh(req, key);
+  const count = (req: KilnRequest, next: () => Promise<Response>): unknown => {
+    const key = keyOf(req);
+    if (weighed) return weigh(req, key, next);
     if (store.hit !== undefined) {
       const hit = store.hit(key);
       return isPromiseLike(hit) ? hit.then(fromHit(req)) : decide(req, hit.count, hit.resetTime);
@@ -245,19 +273,26 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitMiddleware {
 
   // The served OpenAPI document learns the 429 and headers of every route this limiter guards.
   const middleware = withOpenApiDescription(
-    function rateLimitMiddleware(req: KilnRequest): unknown {
+    function rateLimitMiddleware(req: KilnRequest, next: () => Promise<Response>): unknown {
       if (skip !== undefined) {
         const skipped = skip(req);
-        if (isPromiseLike(skipped)) return skipped.then((yes) => (yes ? undefined : count(req)));
+        if (isPromiseLike(skipped)) return skipped.then((yes) => (yes ? undefined : count(req, next)));
         if (skipped) return undefined;
       }
-      return count(req);
+      return count(req, next);
     },
     { max: maxOf === undefined ? max : undefined, windowMs, standardHeaders, legacyHeaders, customHandler: handler !== undefined },
   );
   const subnet = options.ipv6Subnet ?? 56;
   return Object.assign(middleware, {
     store,
+    async penalize(req: KilnRequest, cost = 1): Promise<RateLimitHit> {
+      if (typeof store.hit !== 'function')
+        throw new RateLimitError('KILN207', 'limiter.penalize(): this store has no hit(key, { cost, max }); use a built-in store');
+      const units = requestCost(cost);
+      const limit = maxOf === undefined ? max : requestMax(await maxOf(req));
+      return store.hit(keyOf(req), { cost: units, max: limit });
+    },
     async resetKey(key: string): Promise<void> {
       if (typeof key !== 'string') throw new RateLimitError('KILN201', `limiter.resetKey(key): key must be a string, got ${typeof key}`);
       // the key the middleware would have counted under

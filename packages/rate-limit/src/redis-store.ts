@@ -230,9 +230,15 @@ export class RedisStore implements RateLimitStore {
         }
         this.#failing = false;
         if (readsClock) this.#learnOffset((reply.length === 3 ? timeMs : Number(reply[counter ? 3 : 2])) - sentAt, sentAt);
-        resolve(
-          counter ? this.#counterHit(status === 1, reply, timeMs, max, cost) : { count: status, resetTime: Date.now() + Number(reply[1]) },
-        );
+        const hit: RateLimitHit = counter
+          ? this.#counterHit(status === 1, reply, timeMs, max, cost)
+          : { count: status, resetTime: Date.now() + Number(reply[1]) };
+        if (request?.refundable && cost > 0 && (counter ? status === 1 : status <= max)) {
+          // the log: remove the members recorded; the counter: take the units back from the window they were counted in
+          const window = reply.length === 3 ? Math.floor(timeMs / this.#windowMs) : Number(reply[4]);
+          hit.refund = counter ? () => this.#takeBack(redisKey, window, cost) : () => this.#forget(redisKey, member, cost);
+        }
+        resolve(hit);
       };
       const failed = (error: unknown): void => {
         if (!this.#deadlines.finish(call)) return; // the timeout answered already
