@@ -254,9 +254,16 @@ test('stack traces from the installed packages (node --enable-source-maps) point
   ] as const) {
     const frame = run.output.match(new RegExp(`\\((?:file://)?(/[^\\s)]*/node_modules/@kiln/${pkg}/src/[^\\s):]+\\.ts):(\\d+):\\d+\\)`));
     assert.ok(frame, `no frame in @kiln/${pkg}/src:\n${run.output}`);
-    const line = readFileSync(frame![1]!, 'utf8').split('\n')[Number(frame![2]) - 1];
+    // The throw statement from the frame's line to its end (a formatter may wrap its arguments).
+    const lines = readFileSync(frame![1]!, 'utf8')
+      .split('\n')
+      .slice(Number(frame![2]) - 1);
+    const statement = lines.slice(0, lines.findIndex((text) => /\);\s*$/.test(text)) + 1).join('\n');
     // `throw new KilnError(...)`, or `throw kilnError(...)` with its message from the registry (the stack starts at the caller).
-    assert.ok(/throw (new \w*Error|kilnError)\(/.test(line ?? '') && line!.includes(`'${code}'`), `${frame![1]}:${frame![2]} is '${line}'`);
+    assert.ok(
+      /^\s*throw (new \w*Error|kilnError)\(/.test(statement) && statement.includes(`'${code}'`),
+      `${frame![1]}:${frame![2]} is '${statement}'`,
+    );
   }
 });
 
