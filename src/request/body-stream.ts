@@ -2,8 +2,10 @@ import { bodyTooLarge } from './body-limit.js';
 
 /**
  * `stream` bounded by `limit` bytes: once more has arrived, the reader gets the 413 `HttpError`
- * instead of the next chunk and the source is cancelled, so `req.body` honours `maxBodySize`
- * exactly as `parseBody()` and `text()` do.
+ * instead of the next chunk, so `req.body` honours `maxBodySize` exactly as `parseBody()` and
+ * `text()` do. The source is left unread, never cancelled: the runtime drops it with the request,
+ * and cancelling the body of a Request built from a FormData makes Node 24's and 26's undici throw
+ * an uncaught "ReadableStream is already closed" from its producer, ending the process.
  */
 export function limitedStream(stream: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
   let size = 0;
@@ -15,6 +17,7 @@ export function limitedStream(stream: ReadableStream<Uint8Array>, limit: number)
         else controller.enqueue(chunk);
       },
     }),
+    { preventCancel: true },
   );
 }
 
