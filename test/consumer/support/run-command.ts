@@ -7,9 +7,18 @@ export interface CommandResult {
   readonly output: string;
 }
 
+/**
+ * The environment without what npm adds for a script (`npm test` exports its whole config as
+ * npm_config_*, the user's .npmrc included, plus npm_package_* and npm_lifecycle_*): a reader's
+ * terminal has none of it, and a child npm would take it over its own project and user config.
+ */
+function terminalEnvironment(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_(config|package|lifecycle)_/i.test(name)));
+}
+
 // npm answers from its local cache where it can; the registry is asked only for what is missing.
 export const npmEnvironment: NodeJS.ProcessEnv = {
-  ...process.env,
+  ...terminalEnvironment(),
   npm_config_prefer_offline: 'true',
   npm_config_audit: 'false',
   npm_config_fund: 'false',
