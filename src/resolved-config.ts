@@ -9,6 +9,7 @@ import { handlerTimeoutValue } from './decorators/handler-timeout.js';
 import type { KilnConfig } from './server-config.js';
 import type { Lifecycle } from './health/lifecycle.js';
 import { healthPlan, type HealthPlan } from './health/health-routes.js';
+import { webSocketLimits, type WebSocketLimits } from './websocket/websocket-options.js';
 
 /** The default of every limit of `createServer`'s config, in one table (docs/guide/server.md shows it). */
 export const configDefaults = Object.freeze({
@@ -50,6 +51,8 @@ export interface ResolvedConfig {
   readonly listener: ListenerLimits;
   /** The health routes and checks, when `health` is set. */
   readonly health: HealthPlan | undefined;
+  /** The limits of WebSocket connections. */
+  readonly webSocket: WebSocketLimits;
 }
 
 function wholeNumber(name: string, value: unknown, least: number): number {
@@ -144,5 +147,6 @@ export function resolveConfig(config: KilnConfig, lifecycle: Lifecycle): Resolve
     shutdownTimeout: milliseconds('shutdownTimeout', config.shutdownTimeout ?? configDefaults.shutdownTimeout),
     listener,
     health,
+    webSocket: webSocketLimits(config.webSocket),
   });
 }

@@ -18,6 +18,8 @@ import { Logger } from './logging/logger.js';
 import { healthPaths, withHealthRoutes } from './health/health-routes.js';
 import { resolveConfig } from './resolved-config.js';
 import type { Lifecycle } from './health/lifecycle.js';
+import { OpenSockets } from './websocket/open-sockets.js';
+import { decideUpgrade, type UpgradeHandler } from './websocket/upgrade-decision.js';
 
 export type { KilnConfig, KilnServer } from './server-config.js';
 
@@ -46,6 +48,8 @@ export function createServer(config: KilnConfig): KilnServer {
   const container = new Container(config.injections ?? [], [{ token: Logger, value: logger }]);
   let pipeline: RequestPipeline | undefined;
   let routes: readonly RouteInfo[] = Object.freeze([]);
+  const sockets = new OpenSockets(resolved.webSocket, logger);
+  let hasSocketRoutes = false;
   const assemble = (): void => {
     const built = buildRouteTable(
       config.controllers,
@@ -63,6 +67,7 @@ export function createServer(config: KilnConfig): KilnServer {
     if (resolved.debug) logRouteTable(logger, table.routes);
     pipeline = new RequestPipeline(table, resolved.maxUrlLength, resolved.debug ? decisionTrace(logger) : undefined);
     routes = Object.freeze(table.routes.map((route) => route.info));
+    hasSocketRoutes = table.routes.some((route) => route.socket !== undefined);
   };
   const factories = container.runFactories();
   let refused: unknown;
@@ -98,6 +103,12 @@ export function createServer(config: KilnConfig): KilnServer {
     return answerWithResponse(new FetchRequest(request, options, socketAddress, context), handle);
   };
 
+  // a request that asks for a WebSocket: the same pipeline, then an answer or a session to open
+  const upgrade: UpgradeHandler = (request, socketAddress, context) => {
+    if (!started) return ready.then(() => upgrade(request, socketAddress, context));
+    return decideUpgrade(request, options, handle, sockets, socketAddress, context);
+  };
+
   // app.fetch always answers with a promise, as a fetch handler does.
   const fetch = async (request: Request): Promise<Response> => serve(request);
 
@@ -122,10 +133,18 @@ export function createServer(config: KilnConfig): KilnServer {
       const opening = (async () => {
         const start = await runtimeListener();
         await ready;
-        return start({ limits: resolved.listener, handler, checkContinue, serve, reusePort }, port, host);
+        const upgrades = hasSocketRoutes ? upgrade : undefined;
+        return start(
+          { limits: resolved.listener, handler, checkContinue, serve, upgrade: upgrades, webSocket: resolved.webSocket, reusePort },
+          port,
+          host,
+        );
       })();
       listening = opening;
       return (await opening).address;
+    },
+    publish(topic: string, message: unknown) {
+      sockets.publish(topic, message);
     },
     close() {
       lifecycle.closing = true;
@@ -152,7 +171,9 @@ export function createServer(config: KilnConfig): KilnServer {
           (server) => {
             // At the deadline, handlers still at work are told (req.signal) just before their connections are cut.
             const abortTimer = setTimeout(() => options.signals.abortAll(shutdownDeadlinePassed(shutdownTimeout)), shutdownTimeout);
-            return server.close(shutdownTimeout).finally(() => clearTimeout(abortTimer));
+            // WebSocket connections are closed with 1001 while HTTP ones drain, both within the deadline.
+            const socketsClosed = sockets.closeAll(Date.now() + shutdownTimeout);
+            return Promise.all([server.close(shutdownTimeout), socketsClosed]).finally(() => clearTimeout(abortTimer));
           },
           () => {},
         )

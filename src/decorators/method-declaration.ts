@@ -3,11 +3,14 @@ import type { Binder } from './binder.js';
 import type { Serializer } from '../response/serializer.js';
 import type { MiddlewareLike } from '../middleware.js';
 import { kilnError } from '../kiln-error.js';
+import type { SocketCodec } from '../websocket/socket-codec.js';
 
 export interface RouteSpec {
   method: string;
   path: string;
   middlewares: MiddlewareLike[];
+  /** `@WebSocket`: the request upgrades to a WebSocket (src/websocket/). */
+  socket?: true;
 }
 
 /** What the decorators of one method declared. Plain data read by the route table. */
@@ -17,6 +20,8 @@ export interface MethodDeclaration {
   binder?: Binder;
   /** The typed-response serialiser (see response/serializer.ts). */
   serializer?: Serializer;
+  /** A `@WebSocket` route's compiled message codec (see websocket/socket-codec.ts). */
+  socket?: SocketCodec;
 }
 
 export type MethodDeclarations = Map<string | symbol, MethodDeclaration>;

@@ -7,6 +7,7 @@ import { kOversizedBody, kSerializer, kStatus } from '../symbols.js';
 import { isPromiseLike } from '../is-promise-like.js';
 import { reasonPhrase } from '../response/reason-phrase.js';
 import { withinDeadline } from './handler-deadline.js';
+import { acceptSocket } from '../websocket/socket-acceptance.js';
 
 // hot path: binder, then handler; stays synchronous unless one of them is async
 function invokeHandler(route: CompiledRoute, req: RequestCore): unknown {
@@ -15,7 +16,7 @@ function invokeHandler(route: CompiledRoute, req: RequestCore): unknown {
   // A body the server will not read is refused here, after the middlewares and before the binder.
   const oversized = req[kOversizedBody]();
   if (oversized !== undefined) throw oversized;
-  const result = callHandler(route, req);
+  const result = route.socket === undefined ? callHandler(route, req) : acceptSocket(route, req, () => callHandler(route, req));
   // A handler that answers within the call cannot be late; one that returns a promise races its deadline.
   return route.timeout > 0 && isPromiseLike(result) ? withinDeadline(req, route, result) : result;
 }

@@ -7,8 +7,9 @@ import { answerClientError } from './client-error.js';
 import { refuseConnect, refuseExpectation, refuseUpgrade } from './protocol-refusals.js';
 import type { Listening, StartListener } from '../listener.js';
 import { optionalNodeBuiltin } from '../../node-builtin.js';
+import { nodeUpgradeListener } from './node-websocket.js';
 
-export const startNodeListener: StartListener = (target, port, host) => {
+export const startNodeListener: StartListener = async (target, port, host) => {
   const { limits, handler, checkContinue } = target;
   const { headersTimeout, requestTimeout, keepAliveTimeout, maxHeaderSize, maxHeadersCount } = limits;
   const http = optionalNodeBuiltin<typeof Http>('node:http')!;
@@ -26,7 +27,13 @@ export const startNodeListener: StartListener = (target, port, host) => {
     handler,
   );
   server.on('clientError', answerClientError);
-  server.on('upgrade', refuseUpgrade);
+  // With @WebSocket routes, ws (loaded now: KILN096 when missing) takes the upgrades the application accepts.
+  server.on(
+    'upgrade',
+    target.upgrade === undefined
+      ? refuseUpgrade
+      : await nodeUpgradeListener(target.upgrade, target.webSocket.maxMessageSize, maxHeadersCount),
+  );
   server.on('connect', refuseConnect);
   server.on('checkContinue', checkContinue);
   server.on('checkExpectation', refuseExpectation);
