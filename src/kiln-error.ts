@@ -493,6 +493,28 @@ export const runtimeErrors = {
       noJose: (reason: string) => `jwtGuard needs the optional peer dependency 'jose' (npm install jose): ${reason}`,
     },
   },
+  KILN088: {
+    means:
+      'a `TopicHub` or `redisTransport` got an invalid option, a topic that is not a non-empty string, a message JSON cannot carry, or was used after `close()`',
+    when: 'start-up or per request',
+    messages: {
+      options: () => 'TopicHub: options must be an object',
+      bufferSize: (value: unknown) => `TopicHub: bufferSize must be a whole number of messages above 0, got ${String(value)}`,
+      overflow: (value: unknown) => `TopicHub: overflow must be 'end' or 'drop-oldest', got ${JSON.stringify(value) ?? String(value)}`,
+      onError: () => 'TopicHub: onError must be a function (error, topic) => void',
+      transport: () => 'TopicHub: transport must have start, publish, subscribe, unsubscribe and close (redisTransport(...) makes one)',
+      subscribeOptions: () => 'TopicHub: subscribe options must be an object ({ signal, bufferSize, overflow })',
+      signal: () => 'TopicHub: signal must be an AbortSignal (such as req.signal)',
+      topic: (got: string) => `TopicHub: a topic must be a non-empty string, got ${got}`,
+      unsendable: (topic: string, kind: string) =>
+        `TopicHub: the message published to ${JSON.stringify(topic)} is ${kind}, which JSON cannot carry to the other processes`,
+      closed: (what: string) => `TopicHub: ${what}() after close()`,
+      redisClient: (role: string) => `redisTransport: ${role} must be an ioredis or a redis (node-redis) client`,
+      prefix: (kind: string) => `redisTransport: prefix must be a string, got ${kind}`,
+      sameClient: () =>
+        'redisTransport: publisher and subscriber must be two connections (Redis keeps a subscribing connection for pub/sub alone): pass client.duplicate() as subscriber',
+    },
+  },
 } as const satisfies Record<`KILN0${number}`, ErrorEntry>;
 
 export type RuntimeErrorCode = keyof typeof runtimeErrors;

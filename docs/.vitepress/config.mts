@@ -42,6 +42,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Security headers and CSRF', link: '/guide/security-headers' },
       { text: 'File uploads', link: '/guide/uploads' },
       { text: 'Compression', link: '/guide/compression' },
+      { text: 'Streaming and realtime', link: '/guide/streaming' },
       { text: 'Logging', link: '/guide/logging' },
     ],
   },
