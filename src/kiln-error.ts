@@ -366,6 +366,18 @@ export const runtimeErrors = {
       reusePortOption: (value: unknown) => `listen(): reusePort must be true or false, got ${String(value)}`,
     },
   },
+  KILN054: {
+    means:
+      'the `telemetry` option of createServer is invalid: `api` is not the `@opentelemetry/api` module, or `tracer`/`meter` is not one',
+    when: 'start-up',
+    messages: {
+      options: () => "telemetry: must be an object: { api, tracer?, meter? } (import * as api from '@opentelemetry/api')",
+      api: () =>
+        "telemetry.api must be the @opentelemetry/api module (import * as api from '@opentelemetry/api'), with trace, context, propagation and metrics (docs: guide/telemetry.md)",
+      tracer: () => 'telemetry.tracer must be an OpenTelemetry Tracer (api.trace.getTracer(name)) or false',
+      meter: () => 'telemetry.meter must be an OpenTelemetry Meter (api.metrics.getMeter(name)) or false',
+    },
+  },
   KILN058: {
     means: "the `errors` option of createServer is neither 'json' (the default body) nor 'problem+json' (RFC 9457)",
     when: 'start-up',

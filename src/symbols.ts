@@ -52,3 +52,7 @@ export const kErrorFormat = Symbol('kiln.errorFormat');
  * `errors: [{ path, expected, value }]`, like a body's), where the default body has no data.
  */
 export const kProblemMembers = Symbol('kiln.problemMembers');
+/** The HTTP version of the request (`1.1`), when the transport knows it: `network.protocol.version`. */
+export const kProtocolVersion = Symbol('kiln.protocolVersion');
+/** The request's server span, set when `telemetry` is on: its exception record and the log lines' trace ids. */
+export const kRequestSpan = Symbol('kiln.requestSpan');
