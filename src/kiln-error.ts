@@ -366,6 +366,18 @@ export const runtimeErrors = {
       reusePortOption: (value: unknown) => `listen(): reusePort must be true or false, got ${String(value)}`,
     },
   },
+  KILN054: {
+    means:
+      'the `telemetry` option of createServer is invalid: `api` is not the `@opentelemetry/api` module, or `tracer`/`meter` is not one',
+    when: 'start-up',
+    messages: {
+      options: () => "telemetry: must be an object: { api, tracer?, meter? } (import * as api from '@opentelemetry/api')",
+      api: () =>
+        "telemetry.api must be the @opentelemetry/api module (import * as api from '@opentelemetry/api'), with trace, context, propagation and metrics (docs: guide/telemetry.md)",
+      tracer: () => 'telemetry.tracer must be an OpenTelemetry Tracer (api.trace.getTracer(name)) or false',
+      meter: () => 'telemetry.meter must be an OpenTelemetry Meter (api.metrics.getMeter(name)) or false',
+    },
+  },
   KILN070: {
     means: 'the `trustProxy` setting is not a boolean, a hop count or a list of addresses/CIDR ranges',
     when: 'start-up',

@@ -61,7 +61,7 @@ export function createServer(config: KilnConfig): KilnServer {
       config.docs === undefined ? described : withDocsRoutes(described, config.docs, health?.openapi === true ? healthPaths(health) : {});
     const table = health !== undefined && !health.openapi ? withHealthRoutes(documented, health, lifecycle) : documented;
     if (resolved.debug) logRouteTable(logger, table.routes);
-    pipeline = new RequestPipeline(table, resolved.maxUrlLength, resolved.debug ? decisionTrace(logger) : undefined);
+    pipeline = new RequestPipeline(table, resolved.maxUrlLength, resolved.debug ? decisionTrace(logger) : undefined, resolved.telemetry);
     routes = Object.freeze(table.routes.map((route) => route.info));
   };
   const factories = container.runFactories();

@@ -53,6 +53,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Typed configuration', link: '/guide/configuration' },
       { text: 'Scaling out', link: '/guide/scaling-out' },
       { text: 'Cancellation and handler timeouts', link: '/guide/cancellation' },
+      { text: 'Tracing and metrics', link: '/guide/telemetry' },
     ],
   },
   {
