@@ -378,6 +378,23 @@ export const runtimeErrors = {
       meter: () => 'telemetry.meter must be an OpenTelemetry Meter (api.metrics.getMeter(name)) or false',
     },
   },
+  KILN058: {
+    means: "the `errors` option of createServer is neither 'json' (the default body) nor 'problem+json' (RFC 9457)",
+    when: 'start-up',
+    messages: {
+      errorsOption: (value: string) =>
+        `errors must be 'json' (the default body { error, message, data? }) or 'problem+json' (RFC 9457 problem details), got ${value}`,
+    },
+  },
+  KILN059: {
+    means: "an HttpError's problem details option (`type`, `title` or `instance`) is not a string, or `type` is not a URI reference",
+    when: 'start-up or per request',
+    messages: {
+      notAString: (member: string, kind: string) => `HttpError: the problem member ${member} must be a string, got ${kind}`,
+      typeNotUri: (value: string) =>
+        `HttpError: type must be a URI reference (e.g. 'https://example.com/problems/out-of-credit' or 'about:blank'), got ${JSON.stringify(value.slice(0, 80))}`,
+    },
+  },
   KILN070: {
     means: 'the `trustProxy` setting is not a boolean, a hop count or a list of addresses/CIDR ranges',
     when: 'start-up',

@@ -3,7 +3,8 @@ import type { MiddlewareFunction } from '../middleware.js';
 import type { RequestCore } from '../request/kiln-request.js';
 import { errorToWebResponse, valueToWebResponse } from '../response/web-response.js';
 import type { RouteDecision, UnroutedDecision } from '../router/route-decision.js';
-import { kOversizedBody, kSerializer, kStatus } from '../symbols.js';
+import { kErrorFormat, kOversizedBody, kSerializer, kStatus } from '../symbols.js';
+import { HttpError } from '../http-error.js';
 import { isPromiseLike } from '../is-promise-like.js';
 import { reasonPhrase } from '../response/reason-phrase.js';
 import { withinDeadline } from './handler-deadline.js';
@@ -56,8 +57,10 @@ function answerUnrouted(req: RequestCore, decision: UnroutedDecision): unknown {
     return undefined;
   }
   const status = decision.kind === 'not-found' ? 404 : 405;
-  req[kStatus] = status;
   const message = status === 404 ? `No route for ${req.method} ${req.path}` : `Method ${req.method} is not allowed for ${req.path}`;
+  // Problem details are an error answer's own content type: the error writers give it.
+  if (req[kErrorFormat].option === 'problem+json') throw new HttpError(status, message);
+  req[kStatus] = status;
   return { error: reasonPhrase(status), message };
 }
 
