@@ -5,6 +5,7 @@
 import { HttpError } from '../http-error.js';
 import {
   kAbort,
+  kSendTimeout,
   kAnswered,
   kCloseConnection,
   kCompression,
@@ -537,6 +538,11 @@ export abstract class RequestCore implements KilnRequest {
     const entry = signals.remember(controller);
     this.watchDisconnect(controller, () => signals.forget(entry));
     return controller;
+  }
+
+  /** See `sendTimeout` in the server configuration: how long a streamed answer's chunk may wait for its client. */
+  get [kSendTimeout](): number {
+    return this.options.sendTimeout;
   }
 
   /** Aborts `signal` with `reason` (a deadline passed); the first reason wins. */
