@@ -65,7 +65,7 @@ export function createServer(config: KilnConfig): KilnServer {
       config.docs === undefined ? described : withDocsRoutes(described, config.docs, health?.openapi === true ? healthPaths(health) : {});
     const table = health !== undefined && !health.openapi ? withHealthRoutes(documented, health, lifecycle) : documented;
     if (resolved.debug) logRouteTable(logger, table.routes);
-    pipeline = new RequestPipeline(table, resolved.maxUrlLength, resolved.debug ? decisionTrace(logger) : undefined);
+    pipeline = new RequestPipeline(table, resolved.maxUrlLength, resolved.debug ? decisionTrace(logger) : undefined, resolved.telemetry);
     routes = Object.freeze(table.routes.map((route) => route.info));
     hasSocketRoutes = table.routes.some((route) => route.socket !== undefined);
   };
@@ -134,8 +134,9 @@ export function createServer(config: KilnConfig): KilnServer {
         const start = await runtimeListener();
         await ready;
         const upgrades = hasSocketRoutes ? upgrade : undefined;
+        const webSocket = resolved.webSocket;
         return start(
-          { limits: resolved.listener, handler, checkContinue, serve, upgrade: upgrades, webSocket: resolved.webSocket, reusePort },
+          { limits: resolved.listener, handler, checkContinue, serve, upgrade: upgrades, webSocket, reusePort, errors: options.errors },
           port,
           host,
         );

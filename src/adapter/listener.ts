@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ListenerLimits } from '../resolved-config.js';
 import type { SocketAddressOf } from '../request/fetch-request.js';
+import type { ErrorFormat } from '../response/error-format.js';
 import type { UpgradeHandler } from '../websocket/upgrade-decision.js';
 import type { WebSocketLimits } from '../websocket/websocket-options.js';
 
@@ -23,6 +24,8 @@ export interface ListenTarget {
   readonly webSocket: WebSocketLimits;
   /** Share the port with other processes (SO_REUSEPORT); checked by assertReusePort first. */
   readonly reusePort: boolean;
+  /** How the listener's own refusals (a head past the limits, a request while closing) are written. */
+  readonly errors: ErrorFormat;
 }
 
 export type { SocketAddressOf } from '../request/fetch-request.js';

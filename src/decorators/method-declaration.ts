@@ -3,6 +3,7 @@ import type { Binder } from './binder.js';
 import type { Serializer } from '../response/serializer.js';
 import type { MiddlewareLike } from '../middleware.js';
 import { kilnError } from '../kiln-error.js';
+import type { EventStreamSettings } from '../sse/sse-options.js';
 import type { SocketCodec } from '../websocket/socket-codec.js';
 
 export interface RouteSpec {
@@ -20,6 +21,8 @@ export interface MethodDeclaration {
   binder?: Binder;
   /** The typed-response serialiser (see response/serializer.ts). */
   serializer?: Serializer;
+  /** `@Sse()`: the handler's values are server-sent events. */
+  eventStream?: EventStreamSettings;
   /** A `@WebSocket` route's compiled message codec (see websocket/socket-codec.ts). */
   socket?: SocketCodec;
 }

@@ -3,8 +3,6 @@
 // guard's 401, a 404, a 503 past maxConnections) or a session to open on the runtime's socket.
 import { FetchRequest, type SocketAddressOf } from '../request/fetch-request.js';
 import type { RequestCore, RequestOptions } from '../request/kiln-request.js';
-import { errorBody } from '../response/error-body.js';
-import { jsonContentType } from '../response/json-body.js';
 import { answerWithResponse } from '../response/web-response-answer.js';
 import { handshakeProblem } from './handshake.js';
 import type { OpenSockets } from './open-sockets.js';
@@ -33,16 +31,15 @@ const notForTheUpgrade = new Set([
   'vary',
 ]);
 
-function refusal(status: number, message: string, headers: Readonly<Record<string, string>> = {}): { response: Response } {
-  return {
-    response: new Response(errorBody(status, message), { status, headers: { 'content-type': jsonContentType, ...headers } }),
-  };
+function refusal(options: RequestOptions, status: number, message: string, headers: Readonly<Record<string, string>> = {}) {
+  const { errors } = options;
+  return { response: new Response(errors.body(status, message), { status, headers: { 'content-type': errors.contentType, ...headers } }) };
 }
 
-function decided(req: RequestCore, response: Response, sockets: OpenSockets): UpgradeDecision {
+function decided(req: RequestCore, response: Response, sockets: OpenSockets, options: RequestOptions): UpgradeDecision {
   const acceptance = acceptanceOf(req);
   if (acceptance === undefined || response.status >= 300) return { response };
-  if (sockets.full) return refusal(503, `This server holds ${sockets.limits.maxConnections} WebSocket connections already`);
+  if (sockets.full) return refusal(options, 503, `This server holds ${sockets.limits.maxConnections} WebSocket connections already`);
   const headers = new Headers();
   response.headers.forEach((value, name) => {
     if (!notForTheUpgrade.has(name) && !name.startsWith('sec-websocket-')) headers.append(name, value);
@@ -62,10 +59,12 @@ export function decideUpgrade(
   context?: unknown,
 ): UpgradeDecision | Promise<UpgradeDecision> {
   const problem = handshakeProblem(request.method, request.headers);
-  if (problem !== undefined) return refusal(problem.status, problem.message, problem.headers);
-  if (sockets.full) return refusal(503, `This server holds ${sockets.limits.maxConnections} WebSocket connections already`);
+  if (problem !== undefined) return refusal(options, problem.status, problem.message, problem.headers);
+  if (sockets.full) return refusal(options, 503, `This server holds ${sockets.limits.maxConnections} WebSocket connections already`);
   const req = new FetchRequest(request, options, socketAddress, context);
   allowUpgrade(req);
   const answer = answerWithResponse(req, handle);
-  return answer instanceof Promise ? answer.then((response) => decided(req, response, sockets)) : decided(req, answer, sockets);
+  return answer instanceof Promise
+    ? answer.then((response) => decided(req, response, sockets, options))
+    : decided(req, answer, sockets, options);
 }

@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { kilnError } from '../../kiln-error.js';
+import type { ErrorFormat } from '../../response/error-format.js';
 import { reasonPhrase } from '../../response/reason-phrase.js';
 import { asksForWebSocket } from '../../websocket/handshake.js';
 import type { SocketSession } from '../../websocket/socket-session.js';
@@ -119,6 +120,7 @@ export async function nodeUpgradeListener(
   upgrade: UpgradeHandler,
   maxMessageSize: number,
   maxHeadersCount: number,
+  errors: ErrorFormat,
 ): Promise<NodeUpgradeListener> {
   const { WebSocketServer } = await loadWs();
   // ws checks the payload size as frames arrive (1009 before a large message is held whole).
@@ -157,19 +159,19 @@ export async function nodeUpgradeListener(
     // Node removes its own listeners from a socket it hands over: a reset must not become an uncaught error.
     socket.on('error', () => socket.destroy());
     if (!asksForWebSocketHead(incoming)) {
-      refuseUpgrade(incoming, socket);
+      refuseUpgrade(errors, incoming, socket);
       return;
     }
     const problem = headProblem(incoming, maxHeadersCount);
     if (problem !== undefined) {
-      answerOnSocket(socket, problem.status, problem.message);
+      answerOnSocket(socket, errors, problem.status, problem.message);
       return;
     }
     let request: Request;
     try {
       request = webRequest(incoming);
     } catch {
-      answerOnSocket(socket, 400, 'The request head cannot be read as a WebSocket handshake');
+      answerOnSocket(socket, errors, 400, 'The request head cannot be read as a WebSocket handshake');
       return;
     }
     const decision = upgrade(request);
