@@ -574,6 +574,7 @@ export const runtimeErrors = {
       unknownOption: (key: string, known: string) => `webSocket.${key} is not a WebSocket option; the options are ${known}`,
       wholeNumber: (option: string, least: number, value: unknown) =>
         `webSocket.${option} must be a whole number of at least ${least}, got ${String(value)}`,
+      hub: (kind: string) => `webSocket.hub must be a TopicHub (new TopicHub() from @kiln/core/realtime), got ${kind}`,
     },
   },
   KILN095: {

@@ -143,9 +143,10 @@ export interface KilnServer {
   readonly routes: readonly RouteInfo[];
   /**
    * Sends `message` to every WebSocket subscribed to `topic` (`socket.subscribe(topic)`), each
-   * projected to its own route's declared message type (docs: guide/streaming.md).
+   * projected to its own route's declared message type, on every process `webSocket.hub` reaches.
+   * Never rejects: a message the hub refuses is logged (docs: guide/streaming.md).
    */
-  publish(topic: string, message: unknown): void;
+  publish(topic: string, message: unknown): Promise<void>;
   /** Stops accepting connections, lets in-flight requests finish, runs every service's `onClose()`, then resolves: within `shutdownTimeout` in all (a hook past it is logged and abandoned). */
   close(): Promise<void>;
 }

@@ -19,6 +19,7 @@ import { healthPaths, withHealthRoutes } from './health/health-routes.js';
 import { resolveConfig } from './resolved-config.js';
 import type { Lifecycle } from './health/lifecycle.js';
 import { OpenSockets } from './websocket/open-sockets.js';
+import { webSocketHub } from './websocket/websocket-options.js';
 import { decideUpgrade, type UpgradeHandler } from './websocket/upgrade-decision.js';
 
 export type { KilnConfig, KilnServer } from './server-config.js';
@@ -48,7 +49,7 @@ export function createServer(config: KilnConfig): KilnServer {
   const container = new Container(config.injections ?? [], [{ token: Logger, value: logger }]);
   let pipeline: RequestPipeline | undefined;
   let routes: readonly RouteInfo[] = Object.freeze([]);
-  const sockets = new OpenSockets(resolved.webSocket, logger);
+  const sockets = new OpenSockets(resolved.webSocket, webSocketHub(config.webSocket), logger);
   let hasSocketRoutes = false;
   const assemble = (): void => {
     const built = buildRouteTable(
@@ -145,7 +146,7 @@ export function createServer(config: KilnConfig): KilnServer {
       return (await opening).address;
     },
     publish(topic: string, message: unknown) {
-      sockets.publish(topic, message);
+      return sockets.publish(topic, message);
     },
     close() {
       lifecycle.closing = true;

@@ -1,6 +1,9 @@
 // The application's WebSocket connections: how many are open (maxConnections), the topics they
-// subscribed to, the keep-alive sweep, and closing them all with 1001 when the server closes.
+// subscribed to (rooms, through the application's topic hub: every process with a transport), the
+// keep-alive sweep, and closing them all with 1001 when the server closes.
 import type { Logger } from '../logging/logger.js';
+import type { Subscription } from '../realtime/subscription.js';
+import type { TopicHub } from '../realtime/topic-hub.js';
 import { closeCodes } from './close-codes.js';
 import type { SessionHost, SocketSession } from './socket-session.js';
 import type { WebSocketLimits } from './websocket-options.js';
@@ -8,12 +11,14 @@ import type { WebSocketLimits } from './websocket-options.js';
 export class OpenSockets implements SessionHost {
   /** Connections accepted and not yet closed (an upgrade in progress counts from its acceptance). */
   readonly #sessions = new Set<SocketSession>();
-  readonly #topics = new Map<string, Set<SocketSession>>();
+  /** Per topic, this process's sockets subscribed to it and the one hub subscription that feeds them. */
+  readonly #rooms = new Map<string, { readonly sessions: Set<SocketSession>; readonly subscription: Subscription }>();
   #sweep: ReturnType<typeof setInterval> | undefined;
   #allClosed: (() => void) | undefined;
 
   constructor(
     readonly limits: WebSocketLimits,
+    readonly hub: TopicHub<unknown>,
     readonly logger: Logger,
   ) {}
 
@@ -46,29 +51,47 @@ export class OpenSockets implements SessionHost {
     this.#allClosed?.();
   }
 
-  subscribe(session: SocketSession, topic: string): void {
-    let subscribers = this.#topics.get(topic);
-    if (subscribers === undefined) this.#topics.set(topic, (subscribers = new Set()));
-    subscribers.add(session);
+  subscribe(session: SocketSession, topic: string): Promise<void> {
+    let room = this.#rooms.get(topic);
+    if (room === undefined) {
+      const sessions = new Set<SocketSession>();
+      const subscription = this.hub.subscribe(topic, (message) => this.#deliver(sessions, message));
+      room = { sessions, subscription };
+      this.#rooms.set(topic, room);
+    }
+    room.sessions.add(session);
+    return room.subscription.ready.catch(() => {});
   }
 
   unsubscribe(session: SocketSession, topic: string): void {
-    const subscribers = this.#topics.get(topic);
-    if (subscribers === undefined) return;
-    subscribers.delete(session);
-    if (subscribers.size === 0) this.#topics.delete(topic);
+    const room = this.#rooms.get(topic);
+    if (room === undefined || !room.sessions.delete(session) || room.sessions.size > 0) return;
+    room.subscription.close();
+    this.#rooms.delete(topic);
   }
 
   /**
-   * Delivers `message` to the sockets of this process subscribed to `topic` (`except` left out).
-   * Each socket projects it to its own route's `Out` type; sockets of one route share one text.
+   * Publishes `message` to `topic` through the hub: every socket subscribed to it, in every
+   * process the hub reaches. Never rejects: a message the hub refuses (KILN088) is reported.
    */
-  publish(topic: string, message: unknown, except?: SocketSession): void {
-    const subscribers = this.#topics.get(topic);
-    if (subscribers === undefined) return;
+  publish(topic: string, message: unknown): Promise<void> {
+    try {
+      return this.hub.publish(topic, message).catch((error: unknown) => this.#publishFailed(error, topic));
+    } catch (error) {
+      this.#publishFailed(error, topic);
+      return Promise.resolve();
+    }
+  }
+
+  #publishFailed(error: unknown, topic: string): void {
+    this.logger.error({ err: error, topic }, 'a WebSocket message could not be published');
+  }
+
+  /** A message of a topic to this process's sockets: each projected to its own route's `Out` type, one text per route. */
+  #deliver(sessions: ReadonlySet<SocketSession>, message: unknown): void {
     const texts = new Map<unknown, string>();
-    for (const session of [...subscribers]) {
-      if (session === except || !session.isOpen) continue;
+    for (const session of [...sessions]) {
+      if (!session.isOpen) continue;
       const key = session.codec?.serialize;
       let text = texts.get(key);
       if (text === undefined) {

@@ -14,9 +14,9 @@ export interface SessionHost {
   readonly limits: WebSocketLimits;
   opened(session: SocketSession): void;
   closed(session: SocketSession): void;
-  subscribe(session: SocketSession, topic: string): void;
+  subscribe(session: SocketSession, topic: string): Promise<void>;
   unsubscribe(session: SocketSession, topic: string): void;
-  publish(topic: string, message: unknown, except?: SocketSession): void;
+  publish(topic: string, message: unknown): Promise<void>;
   /** Reports an error a handler threw (the application's onError, or the log). */
   report(error: unknown, route: string): void;
 }
@@ -68,10 +68,10 @@ export class SocketSession implements Socket<unknown> {
     this.closeWith(code, reason);
   }
 
-  subscribe(topic: string): void {
-    if (this.#state === 'closed' || this.#topics.has(topic)) return;
+  subscribe(topic: string): Promise<void> {
+    if (this.#state === 'closed' || this.#topics.has(topic)) return Promise.resolve();
     this.#topics.add(topic);
-    this.host.subscribe(this, topic);
+    return this.host.subscribe(this, topic);
   }
 
   unsubscribe(topic: string): void {
@@ -79,8 +79,8 @@ export class SocketSession implements Socket<unknown> {
     this.host.unsubscribe(this, topic);
   }
 
-  publish(topic: string, message: unknown): void {
-    this.host.publish(topic, message, this);
+  publish(topic: string, message: unknown): Promise<void> {
+    return this.host.publish(topic, message);
   }
 
   // ---- what the open sockets and the adapters call ----

@@ -17,11 +17,20 @@ export interface Socket<Out = unknown> {
   send(message: Out): boolean;
   /** Starts the closing handshake (code 1000 by default; 1000 or 3000–4999). */
   close(code?: number, reason?: string): void;
-  /** Receives what is published to `topic` (a room), on this process and, with a hub, every other. */
-  subscribe(topic: string): void;
+  /**
+   * Receives what is published to `topic` (a room) from now on: by any socket, by `app.publish`,
+   * or by `hub.publish` on the `webSocket.hub` (every process, with a transport). Resolves once
+   * the hub listens to the topic (at once in-process; one Redis round trip otherwise).
+   */
+  subscribe(topic: string): Promise<void>;
   unsubscribe(topic: string): void;
-  /** Sends `message` to every other socket subscribed to `topic` (this one excepted). */
-  publish(topic: string, message: Out): void;
+  /**
+   * Sends `message` to every socket subscribed to `topic`, this one included, on every process
+   * the hub reaches; each receives it projected to its own route's `Out` type. Resolves once
+   * delivered in-process, or once the hub's transport took it; never rejects (a message the hub
+   * refuses is logged).
+   */
+  publish(topic: string, message: Out): Promise<void>;
   /** The topics this socket is subscribed to. */
   readonly topics: ReadonlySet<string>;
   /** Bytes sent and not yet written to the network: the runtime's buffered amount. */

@@ -1,4 +1,5 @@
 import { kilnError } from '../kiln-error.js';
+import { TopicHub } from '../realtime/topic-hub.js';
 
 /** `createServer({ webSocket })`: the limits of every WebSocket connection of the application. */
 export interface WebSocketOptions {
@@ -16,10 +17,16 @@ export interface WebSocketOptions {
   pingInterval?: number;
   /** Bytes that may wait for a slow reader before the connection is closed with 1008. Default 1 MiB. */
   maxBufferedAmount?: number;
+  /**
+   * The topic hub rooms go through (`socket.subscribe`, `socket.publish`, `app.publish`): a
+   * `TopicHub` from `@kiln/core/realtime`, with `redisTransport` to reach the sockets of every
+   * process. Default: a hub of this server's own, in-process.
+   */
+  hub?: TopicHub<any>;
 }
 
 /** The limits, checked and defaulted once. */
-export type WebSocketLimits = Readonly<Required<WebSocketOptions>>;
+export type WebSocketLimits = Readonly<Required<Omit<WebSocketOptions, 'hub'>>>;
 
 export const webSocketDefaults: WebSocketLimits = Object.freeze({
   maxMessageSize: 64 * 1024,
@@ -32,13 +39,24 @@ export const webSocketDefaults: WebSocketLimits = Object.freeze({
 /** The longest delay a timer takes (2^31 - 1 ms). */
 const longestTimer = 2_147_483_647;
 
+/** The hub `webSocket.hub` names, or a new in-process one (KILN094 for anything but a TopicHub). */
+export function webSocketHub(options: WebSocketOptions | undefined): TopicHub<unknown> {
+  const hub = options?.hub;
+  if (hub === undefined) return new TopicHub();
+  const methods = ['publish', 'subscribe'] as const;
+  if (hub === null || typeof hub !== 'object' || methods.some((name) => typeof hub[name] !== 'function')) {
+    throw kilnError('KILN094', 'hub', hub === null ? 'null' : typeof hub);
+  }
+  return hub;
+}
+
 /** Checks `webSocket` (KILN094 names the option and the value) and fills in the defaults. */
 export function webSocketLimits(options: WebSocketOptions | undefined): WebSocketLimits {
   if (options === undefined) return webSocketDefaults;
   if (options === null || typeof options !== 'object') throw kilnError('KILN094', 'notAnObject', options);
   const known = Object.keys(webSocketDefaults);
   for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw kilnError('KILN094', 'unknownOption', key, known.join(', '));
+    if (!known.includes(key) && key !== 'hub') throw kilnError('KILN094', 'unknownOption', key, [...known, 'hub'].join(', '));
   }
   const limits = { ...webSocketDefaults };
   for (const key of known as (keyof WebSocketLimits)[]) {
