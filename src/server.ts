@@ -58,7 +58,9 @@ export function createServer(config: KilnConfig): KilnServer {
     // Health routes the document describes are added before the docs routes check it, the others after.
     const described = health?.openapi === true ? withHealthRoutes(built, health, lifecycle) : built;
     const documented =
-      config.docs === undefined ? described : withDocsRoutes(described, config.docs, health?.openapi === true ? healthPaths(health) : {});
+      config.docs === undefined
+        ? described
+        : withDocsRoutes(described, config.docs, health?.openapi === true ? healthPaths(health) : {}, options.errors.option);
     const table = health !== undefined && !health.openapi ? withHealthRoutes(documented, health, lifecycle) : documented;
     if (resolved.debug) logRouteTable(logger, table.routes);
     pipeline = new RequestPipeline(table, resolved.maxUrlLength, resolved.debug ? decisionTrace(logger) : undefined, resolved.telemetry);
