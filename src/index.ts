@@ -44,6 +44,18 @@ export type { KilnRequest } from './request/kiln-request.js';
 export type { QueryValues } from './request/query-string.js';
 export type { UploadOptions } from './request/upload-options.js';
 export type { HealthCheck, HealthOptions } from './health/health-options.js';
+export type {
+  OpenTelemetryApi,
+  TelemetryOptions,
+  TelemetryTracer,
+  TelemetryMeter,
+  TelemetrySpan,
+  TelemetrySpanContext,
+  TelemetryHistogram,
+  TelemetryContext,
+  TelemetryAttributes,
+  TelemetryHeaderGetter,
+} from './telemetry/telemetry-options.js';
 export { env } from './config/env.js';
 export { isSecretName, type EnvSource } from './config/read-env.js';
 export type { MiddlewareFunction, MiddlewareClass, MiddlewareLike } from './middleware.js';

@@ -366,6 +366,18 @@ export const runtimeErrors = {
       reusePortOption: (value: unknown) => `listen(): reusePort must be true or false, got ${String(value)}`,
     },
   },
+  KILN054: {
+    means:
+      'the `telemetry` option of createServer is invalid: `api` is not the `@opentelemetry/api` module, or `tracer`/`meter` is not one',
+    when: 'start-up',
+    messages: {
+      options: () => "telemetry: must be an object: { api, tracer?, meter? } (import * as api from '@opentelemetry/api')",
+      api: () =>
+        "telemetry.api must be the @opentelemetry/api module (import * as api from '@opentelemetry/api'), with trace, context, propagation and metrics (docs: guide/telemetry.md)",
+      tracer: () => 'telemetry.tracer must be an OpenTelemetry Tracer (api.trace.getTracer(name)) or false',
+      meter: () => 'telemetry.meter must be an OpenTelemetry Meter (api.metrics.getMeter(name)) or false',
+    },
+  },
   KILN070: {
     means: 'the `trustProxy` setting is not a boolean, a hop count or a list of addresses/CIDR ranges',
     when: 'start-up',
@@ -474,6 +486,28 @@ export const runtimeErrors = {
     when: 'per request',
     messages: {
       noJose: (reason: string) => `jwtGuard needs the optional peer dependency 'jose' (npm install jose): ${reason}`,
+    },
+  },
+  KILN088: {
+    means:
+      'a `TopicHub` or `redisTransport` got an invalid option, a topic that is not a non-empty string, a message JSON cannot carry, or was used after `close()`',
+    when: 'start-up or per request',
+    messages: {
+      options: () => 'TopicHub: options must be an object',
+      bufferSize: (value: unknown) => `TopicHub: bufferSize must be a whole number of messages above 0, got ${String(value)}`,
+      overflow: (value: unknown) => `TopicHub: overflow must be 'end' or 'drop-oldest', got ${JSON.stringify(value) ?? String(value)}`,
+      onError: () => 'TopicHub: onError must be a function (error, topic) => void',
+      transport: () => 'TopicHub: transport must have start, publish, subscribe, unsubscribe and close (redisTransport(...) makes one)',
+      subscribeOptions: () => 'TopicHub: subscribe options must be an object ({ signal, bufferSize, overflow })',
+      signal: () => 'TopicHub: signal must be an AbortSignal (such as req.signal)',
+      topic: (got: string) => `TopicHub: a topic must be a non-empty string, got ${got}`,
+      unsendable: (topic: string, kind: string) =>
+        `TopicHub: the message published to ${JSON.stringify(topic)} is ${kind}, which JSON cannot carry to the other processes`,
+      closed: (what: string) => `TopicHub: ${what}() after close()`,
+      redisClient: (role: string) => `redisTransport: ${role} must be an ioredis or a redis (node-redis) client`,
+      prefix: (kind: string) => `redisTransport: prefix must be a string, got ${kind}`,
+      sameClient: () =>
+        'redisTransport: publisher and subscriber must be two connections (Redis keeps a subscribing connection for pub/sub alone): pass client.duplicate() as subscriber',
     },
   },
 } as const satisfies Record<`KILN0${number}`, ErrorEntry>;

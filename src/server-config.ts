@@ -9,6 +9,7 @@ import type { Logger } from './logging/logger.js';
 import type { LoggerOptions } from './logging/create-logger.js';
 import type { UploadOptions } from './request/upload-options.js';
 import type { HealthOptions } from './health/health-options.js';
+import type { TelemetryOptions } from './telemetry/telemetry-options.js';
 
 /** What `createServer` takes. Every key but `controllers` has a default. */
 export interface KilnConfig {
@@ -86,6 +87,12 @@ export interface KilnConfig {
   health?: HealthOptions;
   /** Serve the OpenAPI document the build wrote, and a docs page (docs: guide/openapi.md). Off by default. */
   docs?: DocsOptions;
+  /**
+   * OpenTelemetry: a server span (`GET /users/:id`) and the `http.server.request.duration`
+   * histogram for every routed request, through the `@opentelemetry/api` module given as `api`
+   * (`telemetry: { api }`). Off by default (docs: guide/telemetry.md).
+   */
+  telemetry?: TelemetryOptions;
 }
 
 /** What `app.listen(options)` takes. */

@@ -45,3 +45,7 @@ export const kAbort = Symbol('kiln.abort');
 export const kSession = Symbol('kiln.session');
 /** The verified JWT claims, set by `jwtGuard()` and read by `req.claims`. */
 export const kClaims = Symbol('kiln.claims');
+/** The HTTP version of the request (`1.1`), when the transport knows it: `network.protocol.version`. */
+export const kProtocolVersion = Symbol('kiln.protocolVersion');
+/** The request's server span, set when `telemetry` is on: its exception record and the log lines' trace ids. */
+export const kRequestSpan = Symbol('kiln.requestSpan');

@@ -42,7 +42,7 @@ export function startApplication({ config, resolved, lifecycle }: StartApplicati
   const assemble = (): void => {
     const table = applicationRoutes({ config, resolved, container, lifecycle });
     if (resolved.debug) logRouteTable(logger, table.routes);
-    pipeline = new RequestPipeline(table, resolved.maxUrlLength, resolved.debug ? decisionTrace(logger) : undefined);
+    pipeline = new RequestPipeline(table, resolved.maxUrlLength, resolved.debug ? decisionTrace(logger) : undefined, resolved.telemetry);
     routes = Object.freeze(table.routes.map((route) => route.info));
   };
   const factories = container.runFactories();

@@ -19,6 +19,8 @@ import {
   kWhenAnswered,
   kSession,
   kClaims,
+  kProtocolVersion,
+  kRequestSpan,
 } from '../symbols.js';
 import type { ResponseCompression } from '../compression/response-compression.js';
 import type { RouteInfo } from '../router/route-info.js';
@@ -40,6 +42,7 @@ import type { Session } from '../session/session.js';
 import type { VerifiedClaims } from '../auth/jwt-claims.js';
 import type { RequestSignals } from './request-signals.js';
 import type { Lifecycle } from '../health/lifecycle.js';
+import type { RequestSpan } from '../telemetry/request-span.js';
 
 /**
  * The request handed to middlewares, `@Req()` and custom parameter decorators: a web-standard
@@ -190,6 +193,8 @@ export abstract class RequestCore implements KilnRequest {
   [kCloseConnection] = false;
   /** What `compression()` negotiated for the answer; undefined without the middleware. */
   [kCompression]: ResponseCompression | undefined = undefined;
+  /** The server span, when `telemetry` is on; no field otherwise, so a request without telemetry pays nothing. */
+  declare [kRequestSpan]?: RequestSpan;
 
   protected readonly options: RequestOptions;
   #query: QueryValues | undefined;
@@ -253,7 +258,16 @@ export abstract class RequestCore implements KilnRequest {
   }
 
   get log(): Logger {
-    return (this.#log ??= this.options.logger.child({ reqId: this.id }));
+    if (this.#log === undefined) {
+      const trace = this[kRequestSpan]?.fields();
+      this.#log = this.options.logger.child(trace === undefined ? { reqId: this.id } : { reqId: this.id, ...trace });
+    }
+    return this.#log;
+  }
+
+  /** The HTTP version (`1.1`), where the transport tells it. */
+  get [kProtocolVersion](): string | undefined {
+    return undefined;
   }
 
   get [kLogger](): Logger {
@@ -362,6 +376,7 @@ export abstract class RequestCore implements KilnRequest {
 
   /** Hands an unexpected error (a bug, not an `HttpError`) to the server's `onError`. */
   [kReport](error: unknown): void {
+    this[kRequestSpan]?.exception(error);
     this.options.report(error, this);
   }
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../../http-error.js';
-import { kCloseConnection, kOversizedBody, kSendTimeout, kWhenAnswered } from '../../symbols.js';
+import { kCloseConnection, kOversizedBody, kProtocolVersion, kSendTimeout, kWhenAnswered } from '../../symbols.js';
 import { bodyTooLarge } from '../../request/body-limit.js';
 import { refusedStream } from '../../request/body-stream.js';
 import { NodeHeaders, protoHeader } from './node-headers.js';
@@ -37,6 +37,10 @@ export class NodeRequest extends RequestCore {
   override [kWhenAnswered](listener: AnsweredListener): void {
     const response = this.response;
     response.on('close', () => listener(response.statusCode, response.writableFinished));
+  }
+
+  override get [kProtocolVersion](): string {
+    return this.incoming.httpVersion;
   }
 
   get headers(): Headers {
