@@ -31,7 +31,7 @@ export function createServer(config: KilnConfig): KilnServer {
     maxHeadersCount: limits.maxHeadersCount,
   });
   const serve = fetchEntry(app, options);
-  const listener = serverListener({ ready: app.ready, target: { limits, handler, checkContinue, serve } });
+  const listener = serverListener({ ready: app.ready, target: { limits, handler, checkContinue, serve, errors: options.errors } });
   const close = gracefulClose({
     lifecycle,
     container: app.container,
