@@ -21,6 +21,9 @@ export {
   type RouteMetadataTarget,
 } from './decorators/route-metadata.js';
 export { HandlerTimeout } from './decorators/handler-timeout.js';
+export { Sse, type SseDecorator } from './sse/sse-decorator.js';
+export type { SseOptions } from './sse/sse-options.js';
+export { SseEvent, sseEvent, type SseEventFields } from './sse/sse-event.js';
 export {
   Body,
   Param,
@@ -95,7 +98,8 @@ export { requestLogger, type RequestLoggerOptions } from './logging/request-logg
 // Answering and failing
 export { Response } from './response/kiln-response.js';
 export { HttpCode } from './http-code.js';
-export { HttpError } from './http-error.js';
+export { HttpError, type ProblemOptions } from './http-error.js';
+export type { ErrorsOption } from './response/error-format.js';
 export { KilnError, runtimeErrorCodes, type RuntimeErrorCode } from './kiln-error.js';
 export { Injectable, Inject, Scope, type InjectionBinding, type InjectableDecorator } from './injection/decorators.js';
 export { Scopes, type Scope as InjectionScope } from './injection/scopes.js';

@@ -10,6 +10,7 @@ import { handlerTimeoutValue } from './decorators/handler-timeout.js';
 import type { KilnConfig } from './server-config.js';
 import type { Lifecycle } from './health/lifecycle.js';
 import { healthPlan, type HealthPlan } from './health/health-routes.js';
+import { errorFormat } from './response/error-format.js';
 import { RequestTelemetry } from './telemetry/request-telemetry.js';
 
 /** The default of every limit of `createServer`'s config, in one table (docs/guide/server.md shows it). */
@@ -105,6 +106,7 @@ function requestOptions(config: KilnConfig, logger: Logger, lifecycle: Lifecycle
   const maxBodyDepth = wholeNumber('maxBodyDepth', config.maxBodyDepth ?? configDefaults.maxBodyDepth, 1);
   const sendTimeout = wholeNumber('sendTimeout', config.sendTimeout ?? configDefaults.sendTimeout, 0);
   const uploads = uploadLimits(config.uploads);
+  const errors = errorFormat(config.errors);
   return Object.freeze({
     maxBodySize,
     trustProxy: compileTrustProxy(config.trustProxy),
@@ -115,6 +117,7 @@ function requestOptions(config: KilnConfig, logger: Logger, lifecycle: Lifecycle
     uploads,
     signals: new RequestSignals(),
     lifecycle,
+    errors,
   });
 }
 

@@ -122,7 +122,7 @@ export function createServer(config: KilnConfig): KilnServer {
       const opening = (async () => {
         const start = await runtimeListener();
         await ready;
-        return start({ limits: resolved.listener, handler, checkContinue, serve, reusePort }, port, host);
+        return start({ limits: resolved.listener, handler, checkContinue, serve, reusePort, errors: options.errors }, port, host);
       })();
       listening = opening;
       return (await opening).address;

@@ -2,9 +2,10 @@
 // one implementation (shared by the socket and the in-process request), stand side by side so
 // that every member of the interface, and of the web Request it extends, is implemented beside
 // its declaration (`implements KilnRequest` checks them together).
-import type { HttpError } from '../http-error.js';
+import { HttpError } from '../http-error.js';
 import {
   kAbort,
+  kSendTimeout,
   kAnswered,
   kCloseConnection,
   kCompression,
@@ -19,10 +20,13 @@ import {
   kWhenAnswered,
   kSession,
   kClaims,
+  kErrorFormat,
   kProtocolVersion,
   kRequestSpan,
   kServerClosing,
 } from '../symbols.js';
+import type { ErrorFormat } from '../response/error-format.js';
+import { errorOutcome } from '../response/error-body.js';
 import type { ResponseCompression } from '../compression/response-compression.js';
 import type { RouteInfo } from '../router/route-info.js';
 import { targetSearch } from '../router/request-target.js';
@@ -131,6 +135,20 @@ export interface KilnRequest extends Request {
    * `jwtGuard()`; reading them on a route without that guard throws a KILN086 KilnError.
    */
   readonly claims: VerifiedClaims;
+  /**
+   * The server's RFC 9457 answer to an error a middleware writes itself: a `Response` with
+   * `application/problem+json` problem details (`detail`, the request's path as `instance`, the
+   * members of `extensions`) when the server was created with `errors: 'problem+json'`;
+   * `undefined` when it answers errors with the default body, so the caller writes its own.
+   * For packages that answer without importing Kiln at run time (`@kiln/rate-limit`'s 429);
+   * code that imports Kiln throws `HttpError` instead. `status` is from 400 to 599.
+   *
+   * @example
+   * ```ts
+   * return req.problemResponse?.(429, 'Rate limit exceeded') ?? myJson429();
+   * ```
+   */
+  problemResponse(status: number, detail: string, extensions?: Record<string, unknown>): Response | undefined;
 }
 
 /** What the server tells every request it creates. */
@@ -151,6 +169,8 @@ export interface RequestOptions {
   readonly signals: RequestSignals;
   /** Whether the server is closing: then every answer carries `Connection: close`. */
   readonly lifecycle: Lifecycle;
+  /** How error answers are written: the default JSON body or RFC 9457 problem details. */
+  readonly errors: ErrorFormat;
 }
 
 /** Called once a request's answer is sent: its status, and false when the client left before the end. */
@@ -278,6 +298,17 @@ export abstract class RequestCore implements KilnRequest {
 
   get [kLogger](): Logger {
     return this.options.logger;
+  }
+
+  get [kErrorFormat](): ErrorFormat {
+    return this.options.errors;
+  }
+
+  problemResponse(status: number, detail: string, extensions?: Record<string, unknown>): Response | undefined {
+    const format = this.options.errors;
+    if (format.option !== 'problem+json') return undefined;
+    const outcome = errorOutcome(new HttpError(status, detail, extensions), format, this.path);
+    return new Response(this.method === 'HEAD' ? null : outcome.body, { status, headers: { 'content-type': format.contentType } });
   }
 
   /** Calls `listener` once the answer is sent. The socket transport overrides this with the response's own event. */
@@ -513,6 +544,11 @@ export abstract class RequestCore implements KilnRequest {
     const entry = signals.remember(controller);
     this.watchDisconnect(controller, () => signals.forget(entry));
     return controller;
+  }
+
+  /** See `sendTimeout` in the server configuration: how long a streamed answer's chunk may wait for its client. */
+  get [kSendTimeout](): number {
+    return this.options.sendTimeout;
   }
 
   /** Aborts `signal` with `reason` (a deadline passed); the first reason wins. */

@@ -35,6 +35,7 @@ const json = (body: unknown, method = 'POST', headers: Record<string, string> = 
   body: JSON.stringify(body),
 });
 const jsonType = 'application/json; charset=utf-8';
+const problemType = 'application/problem+json';
 
 const cases: Case[] = [
   // routing
@@ -493,6 +494,135 @@ const cases: Case[] = [
     path: '/limited',
     init: { headers: { 'x-forwarded-for': '198.51.100.2' } },
     expect: { status: 200, headers: { 'ratelimit-remaining': '1' } },
+  },
+
+  // errors: 'problem+json' (strict): RFC 9457 problem details for Kiln's own errors and a thrown HttpError
+  {
+    name: 'problem details: an unknown path answers 404 application/problem+json',
+    mode: 'problem',
+    path: '/nowhere',
+    expect: {
+      status: 404,
+      json: { type: 'about:blank', title: 'Not Found', status: 404, detail: 'No route for GET /nowhere', instance: '/nowhere' },
+      headers: { 'content-type': problemType },
+    },
+  },
+  {
+    name: 'problem details: a wrong method answers 405 with Allow',
+    mode: 'problem',
+    path: '/books/greeting',
+    init: { method: 'POST' },
+    expect: {
+      status: 405,
+      json: {
+        type: 'about:blank',
+        title: 'Method Not Allowed',
+        status: 405,
+        detail: 'Method POST is not allowed for /books/greeting',
+        instance: '/books/greeting',
+      },
+      headers: { allow: 'GET, HEAD, OPTIONS', 'content-type': problemType },
+    },
+  },
+  {
+    name: 'problem details: a failed conversion answers 400 listing the failure in errors',
+    mode: 'problem',
+    path: '/books/x',
+    expect: {
+      status: 400,
+      json: {
+        type: 'about:blank',
+        title: 'Bad Request',
+        status: 400,
+        detail: "Parameter 'id' expected number, got 'x'",
+        instance: '/books/x',
+        errors: [{ path: 'id', expected: 'number', value: 'x' }],
+      },
+      headers: { 'content-type': problemType },
+    },
+  },
+  {
+    name: "problem details: a thrown HttpError's data are extension members",
+    mode: 'problem',
+    path: '/books/9',
+    expect: {
+      status: 404,
+      json: { type: 'about:blank', title: 'Not Found', status: 404, detail: 'No book 9', instance: '/books/9', id: 9 },
+      headers: { 'content-type': problemType },
+    },
+  },
+  {
+    name: 'problem details: an internal error answers 500 without its detail',
+    mode: 'problem',
+    path: '/books/fail/plain',
+    expect: {
+      status: 500,
+      json: {
+        type: 'about:blank',
+        title: 'Internal Server Error',
+        status: 500,
+        detail: 'Internal Server Error',
+        instance: '/books/fail/plain',
+      },
+      headers: { 'content-type': problemType },
+    },
+  },
+  {
+    name: 'problem details: a body over maxBodySize answers 413',
+    mode: 'problem',
+    path: '/books/form',
+    init: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `title=${'x'.repeat(2000)}` },
+    expect: {
+      status: 413,
+      json: {
+        type: 'about:blank',
+        title: 'Payload Too Large',
+        status: 413,
+        detail: 'Request body is larger than the limit of 1024 bytes',
+        instance: '/books/form',
+      },
+      headers: { 'content-type': problemType },
+    },
+  },
+  {
+    name: 'problem details: a handler past its deadline answers 503',
+    mode: 'problem',
+    path: '/cancel/deadline',
+    expect: {
+      status: 503,
+      json: {
+        type: 'about:blank',
+        title: 'Service Unavailable',
+        status: 503,
+        detail: 'The handler did not answer within 100 ms',
+        instance: '/cancel/deadline',
+      },
+      headers: { 'content-type': problemType },
+    },
+  },
+  ...[200, 200].map(
+    (status, i): Case => ({
+      name: `problem details: rate limit, request ${i + 1} of 2 passes`,
+      mode: 'problem',
+      path: '/limited',
+      init: { headers: { 'x-forwarded-for': '198.51.100.9' } },
+      expect: { status },
+    }),
+  ),
+  {
+    name: "problem details: the rate limiter's default 429 follows the app's choice, its headers kept",
+    mode: 'problem',
+    path: '/limited',
+    init: { headers: { 'x-forwarded-for': '198.51.100.9', origin: 'https://app.example' } },
+    expect: {
+      status: 429,
+      headers: {
+        'content-type': problemType,
+        'ratelimit-limit': '2',
+        'ratelimit-remaining': '0',
+        'access-control-allow-origin': 'https://app.example',
+      },
+    },
   },
 ];
 

@@ -1,4 +1,4 @@
-import { cors, createServer, type KilnServer, type MiddlewareFunction } from '@kiln/core';
+import { cors, createServer, type ErrorsOption, type KilnServer, type MiddlewareFunction } from '@kiln/core';
 import { BooksController } from './books-controller.js';
 import { ConversionController } from './conversion-controller.js';
 import { LimitedController } from './limited-controller.js';
@@ -22,9 +22,11 @@ const stamp: MiddlewareFunction = (req) => {
 
 /**
  * The conformance app, in the mode asked for; `document` is the OpenAPI document its build
- * wrote, passed parsed so that a runtime without a file system serves it too.
+ * wrote, passed parsed so that a runtime without a file system serves it too. With `errors:
+ * 'problem+json'` (strict, RFC 9457 problem details) it serves no document: the build wrote the
+ * default error format's.
  */
-export function createConformanceApp(strictValidation: boolean, document: object): KilnServer {
+export function createConformanceApp(strictValidation: boolean, document: object, errors: ErrorsOption = 'json'): KilnServer {
   return createServer({
     controllers: [ConversionController, BooksController, LimitedController, CancellationController, UploadsController, ConfigController],
     middlewares: [cors({ origin: ['https://app.example'], credentials: true, exposedHeaders: ['x-stamp'] }), wrap, stamp],
@@ -32,6 +34,7 @@ export function createConformanceApp(strictValidation: boolean, document: object
     maxBodySize: 1024,
     maxHeaderSize: 8 * 1024,
     injections: [{ token: GREETING, provide: 'hello from the container' }],
-    docs: { document, openapi: '/openapi.json' },
+    errors,
+    ...(errors === 'json' ? { docs: { document, openapi: '/openapi.json' } } : {}),
   });
 }
