@@ -8,7 +8,6 @@ import { HttpError } from '../http-error.js';
 import { isPromiseLike } from '../is-promise-like.js';
 import { reasonPhrase } from '../response/reason-phrase.js';
 import { withinDeadline } from './handler-deadline.js';
-import { HttpError } from '../http-error.js';
 import { acceptsEventStream } from '../sse/accepts-event-stream.js';
 import { eventStreamResponse } from '../sse/event-stream-response.js';
 
