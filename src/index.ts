@@ -21,6 +21,9 @@ export {
   type RouteMetadataTarget,
 } from './decorators/route-metadata.js';
 export { HandlerTimeout } from './decorators/handler-timeout.js';
+export { Sse, type SseDecorator } from './sse/sse-decorator.js';
+export type { SseOptions } from './sse/sse-options.js';
+export { SseEvent, sseEvent, type SseEventFields } from './sse/sse-event.js';
 export {
   Body,
   Param,

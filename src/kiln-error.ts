@@ -536,6 +536,37 @@ export const runtimeErrors = {
         'redisTransport: publisher and subscriber must be two connections (Redis keeps a subscribing connection for pub/sub alone): pass client.duplicate() as subscriber',
     },
   },
+  KILN089: {
+    means: '`@Sse(options)` got an invalid option: a `heartbeat` or `retry` that is not a whole number of milliseconds',
+    when: 'start-up',
+    messages: {
+      options: () => '@Sse: options must be an object ({ heartbeat, retry })',
+      heartbeat: (value: unknown) =>
+        `@Sse: heartbeat must be a whole number of milliseconds from 0 (none) to 2147483647, got ${String(value)}`,
+      retry: (value: unknown) => `@Sse: retry must be a whole number of milliseconds, 0 or more, got ${String(value)}`,
+    },
+  },
+  KILN090: {
+    means:
+      '`sseEvent(data, fields)` got a field an event cannot carry: an `event` or `id` with a line break (or an `id` with NUL), a `retry` that is not a whole number',
+    when: 'per request',
+    messages: {
+      fields: () => 'sseEvent: fields must be an object ({ event, id, retry })',
+      notAString: (field: string, kind: string) => `sseEvent: ${field} must be a string, got ${kind}`,
+      lineBreak: (field: string, value: string) =>
+        `sseEvent: ${field} must be one line (no CR or LF${field === 'id' ? ', no NUL' : ''}), got ${value}`,
+      retry: (value: unknown) => `sseEvent: retry must be a whole number of milliseconds, 0 or more, got ${String(value)}`,
+    },
+  },
+  KILN091: {
+    means:
+      "the handler of an `@Sse()` route returned something other than an async iterable (an `async *` method's generator): the request answered 500",
+    when: 'per request',
+    messages: {
+      notIterable: (route: string, kind: string) =>
+        `${route} is an @Sse() route: its handler must return an async iterable (write it as an async * method), got ${kind}`,
+    },
+  },
 } as const satisfies Record<`KILN0${number}`, ErrorEntry>;
 
 export type RuntimeErrorCode = keyof typeof runtimeErrors;

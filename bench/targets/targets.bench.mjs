@@ -34,9 +34,12 @@ function runtimes() {
   const node = (binary) => ({
     command: binary,
     args: [],
-    servers: Object.fromEntries(
-      ['node:http (raw)', 'Kiln', 'Kiln + requestLogger', 'Fastify', 'Hono'].map((name) => [name, nodeScript(name)]),
-    ),
+    servers: {
+      ...Object.fromEntries(['node:http (raw)', 'Kiln', 'Kiln + requestLogger', 'Fastify', 'Hono'].map((name) => [name, nodeScript(name)])),
+      // Where requestLogger()'s cost goes: pino's lines without the file, and Kiln's part alone.
+      [loggerToNull]: { script: nodeScript('Kiln + requestLogger'), args: ['--sink', 'null'] },
+      [loggerDropping]: { script: nodeScript('Kiln + requestLogger'), args: ['--sink', 'noop'] },
+    },
   });
   return {
     'Node 26': node(runtimeBinary('node26')),
@@ -60,6 +63,8 @@ function runtimes() {
 }
 
 const raw = 'node:http (raw)';
+const loggerToNull = 'Kiln + requestLogger, pino to /dev/null';
+const loggerDropping = 'Kiln + requestLogger, a logger that drops lines';
 const nodeGroups = (runtime, cycles) => [
   { id: `${runtime}:b`, runtime, scenario: 'b', process: 'fresh', servers: [raw, 'Kiln', 'Fastify'], cycles },
   { id: `${runtime}:m`, runtime, scenario: 'm', process: 'main', servers: [raw, 'Kiln', 'Fastify'], cycles },
@@ -76,8 +81,8 @@ export function targetGroups({ quick = false } = {}) {
       runtime: 'Node 26',
       scenario: 'b',
       process: 'fresh',
-      servers: ['Kiln', 'Kiln + requestLogger'],
-      cycles: cycles(20),
+      servers: ['Kiln', 'Kiln + requestLogger', loggerToNull, loggerDropping],
+      cycles: cycles(15),
     },
     { id: 'Node 26:c', runtime: 'Node 26', scenario: 'c', process: 'main', servers: [raw, 'Kiln', 'Fastify'], cycles: cycles(12) },
     { id: 'Node 26:e', runtime: 'Node 26', scenario: 'e', process: 'main', servers: [raw, 'Kiln', 'Fastify'], cycles: cycles(12) },
@@ -123,6 +128,20 @@ export const targets = [
     theirs: 'Kiln',
     atLeast: 1 / 1.1,
   },
+  {
+    title: '(b) requestLogger() with pino writing to /dev/null (no file system), against Kiln without it',
+    group: 'Node 26:logger',
+    ours: loggerToNull,
+    theirs: 'Kiln',
+    atLeast: 1 / 1.1,
+  },
+  {
+    title: "(b) requestLogger() with a logger that drops every line (Kiln's own part), against Kiln without it",
+    group: 'Node 26:logger',
+    ours: loggerDropping,
+    theirs: 'Kiln',
+    atLeast: 1 / 1.1,
+  },
   { title: 'cold start of the esbuild bundle ≤ 1.3× raw node:http', group: 'Node 26:cold-start', coldStart: true, atMost: 1.3 },
   ...['b', 'm'].flatMap((id) => [
     { title: `(${id}) ≥ 1.0× Elysia`, group: `Bun:${id}`, ours: 'Kiln', theirs: 'Elysia', atLeast: 1 },
@@ -145,9 +164,11 @@ async function measureGroup(group, spec, processes, { warmSeconds, log }) {
     const key = `${name}|${group.process}`;
     if (!processes.has(key)) {
       const port = 21_000 + Math.floor(Math.random() * 20_000);
-      const process = await startServer({ name, script: spec.servers[name] }, port, {
+      const entry = typeof spec.servers[name] === 'string' ? { script: spec.servers[name], args: [] } : spec.servers[name];
+      const process = await startServer({ name, script: entry.script }, port, {
         command: spec.command,
         nodeArgs: spec.args,
+        extraArgs: entry.args,
         cwd: bench,
         probe: group.process === 'fresh' ? probe : { path: '/hello', headers: {} },
       });

@@ -5,6 +5,7 @@
 import { HttpError } from '../http-error.js';
 import {
   kAbort,
+  kSendTimeout,
   kAnswered,
   kCloseConnection,
   kCompression,
@@ -22,6 +23,7 @@ import {
   kErrorFormat,
   kProtocolVersion,
   kRequestSpan,
+  kServerClosing,
 } from '../symbols.js';
 import type { ErrorFormat } from '../response/error-format.js';
 import { errorOutcome } from '../response/error-body.js';
@@ -284,6 +286,11 @@ export abstract class RequestCore implements KilnRequest {
     return this.#log;
   }
 
+  /** Whether `close()` has begun, read when the answer is made (a request in flight then is answered with `Connection: close` too). */
+  get [kServerClosing](): boolean {
+    return this.options.lifecycle.closing;
+  }
+
   /** The HTTP version (`1.1`), where the transport tells it. */
   get [kProtocolVersion](): string | undefined {
     return undefined;
@@ -537,6 +544,11 @@ export abstract class RequestCore implements KilnRequest {
     const entry = signals.remember(controller);
     this.watchDisconnect(controller, () => signals.forget(entry));
     return controller;
+  }
+
+  /** See `sendTimeout` in the server configuration: how long a streamed answer's chunk may wait for its client. */
+  get [kSendTimeout](): number {
+    return this.options.sendTimeout;
   }
 
   /** Aborts `signal` with `reason` (a deadline passed); the first reason wins. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../../http-error.js';
-import { kCloseConnection, kOversizedBody, kProtocolVersion, kSendTimeout, kWhenAnswered } from '../../symbols.js';
+import { kCloseConnection, kOversizedBody, kProtocolVersion, kWhenAnswered } from '../../symbols.js';
 import { bodyTooLarge } from '../../request/body-limit.js';
 import { refusedStream } from '../../request/body-stream.js';
 import { NodeHeaders, protoHeader } from './node-headers.js';
@@ -26,11 +26,6 @@ export class NodeRequest extends RequestCore {
     super(incoming.method!, incoming.url!, options);
     this.incoming = incoming;
     this.response = response;
-  }
-
-  /** See `sendTimeout` in the server configuration. */
-  get [kSendTimeout](): number {
-    return this.options.sendTimeout;
   }
 
   /** Node emits 'close' on every response: once it is sent, or when the connection ends first. */
