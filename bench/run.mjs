@@ -1,9 +1,15 @@
 #!/usr/bin/env node
-// `npm run bench [-- part ...] [--rounds N] [--seconds S] [--warmup S] [--servers REGEX] [--scenarios a,b,c,d] [--runtimes Bun,Deno] [--quick] [--no-build]`
+// `npm run bench [-- part ...] [--rounds N] [--seconds S] [--warmup S] [--servers REGEX] [--scenarios a,b,c,d] [--runtimes Bun,Deno] [--groups REGEX] [--quick] [--no-build]`
 // Installs bench/'s own dependencies if missing, builds Kiln (and @kiln/rate-limit) and the
-// benchmark apps, runs the chosen parts (default: all), keeps each part's raw results in
-// bench/results/raw/ and rewrites bench/results/latest.md and latest.svg from them.
-// Parts: binding, in-process, http, compression, cold-start, injection-start, build, rate-limit-redis, runtimes (Node 20/26, Bun, Deno, workerd); `report` alone rewrites the report only.
+// benchmark apps, runs the chosen parts, keeps each part's raw results in bench/results/raw/ and
+// rewrites bench/results/latest.md (and latest.svg) from them: each part owns its own sections
+// of latest.md, and every other section there (added by hand or by another tool) is kept.
+// With no part named, `targets` runs: every target of the performance issue, Kiln against raw
+// node:http and its peers on Node 26, 24 and 20, Bun and Deno, measured by interleaved 1-second
+// slots (bench/interleaved/slots.mjs), about 15 minutes (`--quick`: 3 cycles a group, about 3).
+// `all` runs every part. Parts: targets, binding, in-process, http, compression, cold-start,
+// injection-start, build, rate-limit-redis, runtimes (Node 20/26, Bun, Deno, workerd); `report`
+// alone rewrites the report only.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -14,18 +20,32 @@ import { parseArgs } from 'node:util';
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const rootDir = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const rawDir = fileURLToPath(new URL('results/raw/', import.meta.url));
-const allParts = ['binding', 'in-process', 'http', 'compression', 'cold-start', 'injection-start', 'build', 'rate-limit-redis', 'runtimes'];
+const allParts = [
+  'targets',
+  'binding',
+  'in-process',
+  'http',
+  'compression',
+  'cold-start',
+  'injection-start',
+  'build',
+  'rate-limit-redis',
+  'runtimes',
+];
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
   options: {
-    rounds: { type: 'string', default: '3' },
-    seconds: { type: 'string', default: '5' },
+    // Defaults: http 10 rounds of 1 s slots; the other parts 3 rounds of 5 s.
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
     warmup: { type: 'string', default: '2' },
     servers: { type: 'string' },
     scenarios: { type: 'string' },
     // The runtimes part only: which runtimes to measure ('Node 20,Node 26,Bun,Deno,workerd'); the others keep their last results.
     runtimes: { type: 'string' },
+    // The targets part only: a pattern of the group ids to measure ('Deno', 'Node 26:(b|m)$'); the others keep their last results.
+    groups: { type: 'string' },
     quick: { type: 'boolean', default: false },
     // Skips `npm run build` (Kiln and its packages as last built); bench/'s own TypeScript is still compiled.
     'no-build': { type: 'boolean', default: false },
@@ -33,7 +53,7 @@ const { values: options, positionals } = parseArgs({
 });
 // `report` measures nothing: it rewrites latest.md and latest.svg from the last raw results.
 const reportOnly = positionals.length === 1 && positionals[0] === 'report';
-const parts = reportOnly ? [] : positionals.length > 0 ? positionals : allParts;
+const parts = reportOnly ? [] : positionals.length === 0 ? ['targets'] : positionals.includes('all') ? allParts : positionals;
 for (const part of parts) if (!allParts.includes(part)) throw new Error(`Unknown part '${part}'; parts are ${allParts.join(', ')}`);
 
 function sh(command, args, cwd = rootDir) {
@@ -87,7 +107,11 @@ async function timed(name, run) {
 const quick = options.quick;
 for (const part of parts) {
   console.log(`\n== ${part} (load average ${loadAverage()})`);
-  if (part === 'binding') {
+  if (part === 'targets') {
+    const { runTargets } = await import('./targets/targets.bench.mjs');
+    const previous = await readRawEarly('targets');
+    await timed('targets', () => runTargets({ quick, only: options.groups ? new RegExp(options.groups) : undefined, previous }));
+  } else if (part === 'binding') {
     const { runBinding } = await import('./binding/binding.bench.mjs');
     await timed('binding', () => runBinding());
   } else if (part === 'in-process') {
@@ -97,8 +121,8 @@ for (const part of parts) {
     const { runHttp } = await import('./http/http.bench.mjs');
     await timed('http', () =>
       runHttp({
-        rounds: quick ? 1 : Number(options.rounds),
-        seconds: quick ? 2 : Number(options.seconds),
+        rounds: quick ? 3 : Number(options.rounds ?? 10),
+        seconds: Number(options.seconds ?? 1),
         warmupSeconds: quick ? 1 : Number(options.warmup),
         serverFilter: options.servers ? new RegExp(options.servers, 'i') : undefined,
         scenarioIds: options.scenarios ? options.scenarios.split(',') : undefined,
@@ -108,8 +132,8 @@ for (const part of parts) {
     const { runCompression, compressionMarkdown } = await import('./http/compression.bench.mjs');
     await timed('compression', async () => {
       const result = await runCompression({
-        rounds: quick ? 1 : Number(options.rounds),
-        seconds: quick ? 2 : Number(options.seconds),
+        rounds: quick ? 1 : Number(options.rounds ?? 3),
+        seconds: quick ? 2 : Number(options.seconds ?? 5),
         warmupSeconds: quick ? 1 : Number(options.warmup),
       });
       console.log(compressionMarkdown(result));
@@ -125,8 +149,8 @@ for (const part of parts) {
     const { runRateLimitRedis } = await import('./rate-limit-redis/rate-limit-redis.bench.mjs');
     await timed('rate-limit-redis', () =>
       runRateLimitRedis({
-        rounds: quick ? 1 : Number(options.rounds),
-        seconds: quick ? 2 : Number(options.seconds),
+        rounds: quick ? 1 : Number(options.rounds ?? 3),
+        seconds: quick ? 2 : Number(options.seconds ?? 5),
         warmupSeconds: quick ? 1 : Number(options.warmup),
       }),
     );
@@ -135,8 +159,8 @@ for (const part of parts) {
     const previous = await readRawEarly('runtimes');
     await timed('runtimes', () =>
       runRuntimes({
-        rounds: quick ? 1 : Number(options.rounds),
-        seconds: quick ? 2 : Number(options.seconds),
+        rounds: quick ? 3 : Number(options.rounds ?? 10),
+        seconds: Number(options.seconds ?? 1),
         warmupSeconds: quick ? 1 : Number(options.warmup),
         coldStartRuns: quick ? 3 : 7,
         only: options.runtimes?.split(','),
@@ -177,37 +201,25 @@ const results = {
 const { resultsMarkdown } = await import('./report/results-markdown.mjs');
 const { chartPanels } = await import('./report/chart-panels.mjs');
 const { barChartSvg } = await import('./report/bar-chart-svg.mjs');
-// The runtimes part has a section of its own: measured alone, it replaces only that section and
-// keeps the rest of the report as it is (the figures of the last full run, whose raw results this
-// machine may not have).
 const runtimes = await readRaw('runtimes');
-const { runtimesMarkdown, runtimesHeading } = await import('./report/runtimes-markdown.mjs');
+const { runtimesMarkdown } = await import('./report/runtimes-markdown.mjs');
+const rateLimitRedis = await readRaw('rate-limit-redis');
+const { rateLimitRedisMarkdown } = await import('./report/rate-limit-redis-markdown.mjs');
+const targets = await readRaw('targets');
+const { targetsMarkdown, targetsHeading } = await import('./report/targets-markdown.mjs');
+const { mergeSections } = await import('./report/merge-sections.mjs');
 const nodeParts = ['binding', 'inProcess', 'http', 'compression', 'coldStart', 'injectionStart', 'build', 'buildOpenApi'];
 const latestPath = `${benchDir}/results/latest.md`;
 const existing = existsSync(latestPath) ? await readFile(latestPath, 'utf8') : '';
-const at = existing.indexOf(`\n${runtimesHeading}`);
-const next = at === -1 ? -1 : existing.indexOf('\n## ', at + 1);
-const kept = (at === -1 ? existing : existing.slice(0, at)) + (next === -1 ? '' : existing.slice(next));
-const nodeReport = nodeParts.some((part) => results[part] !== undefined) || existing === '' ? resultsMarkdown(results) : kept;
-// Scenario (f) has a section of its own too, replaced only when its raw result is here.
-const rateLimitRedis = await readRaw('rate-limit-redis');
-const { rateLimitRedisMarkdown, rateLimitRedisHeading } = await import('./report/rate-limit-redis-markdown.mjs');
-const section = (text, heading) => {
-  const start = text.indexOf(`\n${heading}`);
-  if (start === -1) return { without: text, section: '' };
-  const end = text.indexOf('\n## ', start + 1);
-  return {
-    without: text.slice(0, start) + (end === -1 ? '' : text.slice(end)),
-    section: text.slice(start + 1, end === -1 ? undefined : end),
-  };
-};
-const previousF = section(existing, rateLimitRedisHeading).section.trimEnd();
-const fSection = rateLimitRedis ? rateLimitRedisMarkdown(rateLimitRedis) : previousF;
-const report = section(nodeReport, rateLimitRedisHeading).without.trimEnd();
-// without raw runtime results here, the section of the last runtimes run stays as it is
-const previousRuntimes = section(existing, runtimesHeading).section.trimEnd();
-const runtimesSection = runtimes ? runtimesMarkdown(runtimes) : previousRuntimes;
-await writeFile(latestPath, report + '\n' + (fSection ? `\n${fSection}\n` : '') + (runtimesSection ? `\n${runtimesSection}\n` : ''));
+// Each part's sections replace their namesakes in latest.md; a part with no raw results here
+// leaves its sections as the last run wrote them, and sections no part writes are kept.
+const generated = [
+  ...(nodeParts.some((part) => results[part] !== undefined) || existing === '' ? [resultsMarkdown(results)] : []),
+  ...(targets ? [targetsMarkdown(targets, { commit: targets.commit })] : []),
+  ...(rateLimitRedis ? [rateLimitRedisMarkdown(rateLimitRedis)] : []),
+  ...(runtimes ? [runtimesMarkdown(runtimes)] : []),
+];
+await writeFile(latestPath, mergeSections(existing, generated, { top: [targetsHeading] }));
 if (results.http)
   await writeFile(
     `${benchDir}/results/latest.svg`,

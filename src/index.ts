@@ -21,6 +21,9 @@ export {
   type RouteMetadataTarget,
 } from './decorators/route-metadata.js';
 export { HandlerTimeout } from './decorators/handler-timeout.js';
+export { Sse, type SseDecorator } from './sse/sse-decorator.js';
+export type { SseOptions } from './sse/sse-options.js';
+export { SseEvent, sseEvent, type SseEventFields } from './sse/sse-event.js';
 export {
   Body,
   Param,
@@ -44,6 +47,18 @@ export type { KilnRequest } from './request/kiln-request.js';
 export type { QueryValues } from './request/query-string.js';
 export type { UploadOptions } from './request/upload-options.js';
 export type { HealthCheck, HealthOptions } from './health/health-options.js';
+export type {
+  OpenTelemetryApi,
+  TelemetryOptions,
+  TelemetryTracer,
+  TelemetryMeter,
+  TelemetrySpan,
+  TelemetrySpanContext,
+  TelemetryHistogram,
+  TelemetryContext,
+  TelemetryAttributes,
+  TelemetryHeaderGetter,
+} from './telemetry/telemetry-options.js';
 export { env } from './config/env.js';
 export { isSecretName, type EnvSource } from './config/read-env.js';
 export type { MiddlewareFunction, MiddlewareClass, MiddlewareLike } from './middleware.js';
@@ -83,7 +98,8 @@ export { requestLogger, type RequestLoggerOptions } from './logging/request-logg
 // Answering and failing
 export { Response } from './response/kiln-response.js';
 export { HttpCode } from './http-code.js';
-export { HttpError } from './http-error.js';
+export { HttpError, type ProblemOptions } from './http-error.js';
+export type { ErrorsOption } from './response/error-format.js';
 export { KilnError, runtimeErrorCodes, type RuntimeErrorCode } from './kiln-error.js';
 export { Injectable, Inject, Scope, type InjectionBinding, type InjectableDecorator } from './injection/decorators.js';
 export { Scopes, type Scope as InjectionScope } from './injection/scopes.js';

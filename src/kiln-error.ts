@@ -366,6 +366,35 @@ export const runtimeErrors = {
       reusePortOption: (value: unknown) => `listen(): reusePort must be true or false, got ${String(value)}`,
     },
   },
+  KILN054: {
+    means:
+      'the `telemetry` option of createServer is invalid: `api` is not the `@opentelemetry/api` module, or `tracer`/`meter` is not one',
+    when: 'start-up',
+    messages: {
+      options: () => "telemetry: must be an object: { api, tracer?, meter? } (import * as api from '@opentelemetry/api')",
+      api: () =>
+        "telemetry.api must be the @opentelemetry/api module (import * as api from '@opentelemetry/api'), with trace, context, propagation and metrics (docs: guide/telemetry.md)",
+      tracer: () => 'telemetry.tracer must be an OpenTelemetry Tracer (api.trace.getTracer(name)) or false',
+      meter: () => 'telemetry.meter must be an OpenTelemetry Meter (api.metrics.getMeter(name)) or false',
+    },
+  },
+  KILN058: {
+    means: "the `errors` option of createServer is neither 'json' (the default body) nor 'problem+json' (RFC 9457)",
+    when: 'start-up',
+    messages: {
+      errorsOption: (value: string) =>
+        `errors must be 'json' (the default body { error, message, data? }) or 'problem+json' (RFC 9457 problem details), got ${value}`,
+    },
+  },
+  KILN059: {
+    means: "an HttpError's problem details option (`type`, `title` or `instance`) is not a string, or `type` is not a URI reference",
+    when: 'start-up or per request',
+    messages: {
+      notAString: (member: string, kind: string) => `HttpError: the problem member ${member} must be a string, got ${kind}`,
+      typeNotUri: (value: string) =>
+        `HttpError: type must be a URI reference (e.g. 'https://example.com/problems/out-of-credit' or 'about:blank'), got ${JSON.stringify(value.slice(0, 80))}`,
+    },
+  },
   KILN070: {
     means: 'the `trustProxy` setting is not a boolean, a hop count or a list of addresses/CIDR ranges',
     when: 'start-up',
@@ -474,6 +503,59 @@ export const runtimeErrors = {
     when: 'per request',
     messages: {
       noJose: (reason: string) => `jwtGuard needs the optional peer dependency 'jose' (npm install jose): ${reason}`,
+    },
+  },
+  KILN088: {
+    means:
+      'a `TopicHub` or `redisTransport` got an invalid option, a topic that is not a non-empty string, a message JSON cannot carry, or was used after `close()`',
+    when: 'start-up or per request',
+    messages: {
+      options: () => 'TopicHub: options must be an object',
+      bufferSize: (value: unknown) => `TopicHub: bufferSize must be a whole number of messages above 0, got ${String(value)}`,
+      overflow: (value: unknown) => `TopicHub: overflow must be 'end' or 'drop-oldest', got ${JSON.stringify(value) ?? String(value)}`,
+      onError: () => 'TopicHub: onError must be a function (error, topic) => void',
+      transport: () => 'TopicHub: transport must have start, publish, subscribe, unsubscribe and close (redisTransport(...) makes one)',
+      subscribeOptions: () => 'TopicHub: subscribe options must be an object ({ signal, bufferSize, overflow })',
+      signal: () => 'TopicHub: signal must be an AbortSignal (such as req.signal)',
+      topic: (got: string) => `TopicHub: a topic must be a non-empty string, got ${got}`,
+      unsendable: (topic: string, kind: string) =>
+        `TopicHub: the message published to ${JSON.stringify(topic)} is ${kind}, which JSON cannot carry to the other processes`,
+      closed: (what: string) => `TopicHub: ${what}() after close()`,
+      redisClient: (role: string) => `redisTransport: ${role} must be an ioredis or a redis (node-redis) client`,
+      prefix: (kind: string) => `redisTransport: prefix must be a string, got ${kind}`,
+      sameClient: () =>
+        'redisTransport: publisher and subscriber must be two connections (Redis keeps a subscribing connection for pub/sub alone): pass client.duplicate() as subscriber',
+    },
+  },
+  KILN089: {
+    means: '`@Sse(options)` got an invalid option: a `heartbeat` or `retry` that is not a whole number of milliseconds',
+    when: 'start-up',
+    messages: {
+      options: () => '@Sse: options must be an object ({ heartbeat, retry })',
+      heartbeat: (value: unknown) =>
+        `@Sse: heartbeat must be a whole number of milliseconds from 0 (none) to 2147483647, got ${String(value)}`,
+      retry: (value: unknown) => `@Sse: retry must be a whole number of milliseconds, 0 or more, got ${String(value)}`,
+    },
+  },
+  KILN090: {
+    means:
+      '`sseEvent(data, fields)` got a field an event cannot carry: an `event` or `id` with a line break (or an `id` with NUL), a `retry` that is not a whole number',
+    when: 'per request',
+    messages: {
+      fields: () => 'sseEvent: fields must be an object ({ event, id, retry })',
+      notAString: (field: string, kind: string) => `sseEvent: ${field} must be a string, got ${kind}`,
+      lineBreak: (field: string, value: string) =>
+        `sseEvent: ${field} must be one line (no CR or LF${field === 'id' ? ', no NUL' : ''}), got ${value}`,
+      retry: (value: unknown) => `sseEvent: retry must be a whole number of milliseconds, 0 or more, got ${String(value)}`,
+    },
+  },
+  KILN091: {
+    means:
+      "the handler of an `@Sse()` route returned something other than an async iterable (an `async *` method's generator): the request answered 500",
+    when: 'per request',
+    messages: {
+      notIterable: (route: string, kind: string) =>
+        `${route} is an @Sse() route: its handler must return an async iterable (write it as an async * method), got ${kind}`,
     },
   },
 } as const satisfies Record<`KILN0${number}`, ErrorEntry>;

@@ -1,5 +1,6 @@
 import { kilnError } from './kiln-error.js';
-import type { KilnRequest, RequestOptions } from './request/kiln-request.js';
+import type { KilnRequest, RequestCore, RequestOptions } from './request/kiln-request.js';
+import { kRequestSpan } from './symbols.js';
 import { compileTrustProxy } from './request/client-address.js';
 import { uploadLimits } from './request/upload-options.js';
 import { RequestSignals } from './request/request-signals.js';
@@ -9,6 +10,8 @@ import { handlerTimeoutValue } from './decorators/handler-timeout.js';
 import type { KilnConfig } from './server-config.js';
 import type { Lifecycle } from './health/lifecycle.js';
 import { healthPlan, type HealthPlan } from './health/health-routes.js';
+import { errorFormat } from './response/error-format.js';
+import { RequestTelemetry } from './telemetry/request-telemetry.js';
 
 /** The default of every limit of `createServer`'s config, in one table (docs/guide/server.md shows it). */
 export const configDefaults = Object.freeze({
@@ -50,6 +53,8 @@ export interface ResolvedConfig {
   readonly listener: ListenerLimits;
   /** The health routes and checks, when `health` is set. */
   readonly health: HealthPlan | undefined;
+  /** The server spans and duration histogram, when `telemetry` is set. */
+  readonly telemetry: RequestTelemetry | undefined;
 }
 
 function wholeNumber(name: string, value: unknown, least: number): number {
@@ -77,7 +82,10 @@ function errorReporter(config: KilnConfig, logger: Logger): (error: unknown, req
     config.onError ??
     ((error: unknown, req: KilnRequest) =>
       // The path only, as ever: a query string may carry what must not reach a log.
-      logger.error({ err: error, req: { id: req.id, method: req.method, path: req.path } }, 'request failed'));
+      logger.error(
+        { err: error, req: { id: req.id, method: req.method, path: req.path }, ...(req as RequestCore)[kRequestSpan]?.fields() },
+        'request failed',
+      ));
   return (error, req) => {
     try {
       onError(error, req);
@@ -98,6 +106,7 @@ function requestOptions(config: KilnConfig, logger: Logger, lifecycle: Lifecycle
   const maxBodyDepth = wholeNumber('maxBodyDepth', config.maxBodyDepth ?? configDefaults.maxBodyDepth, 1);
   const sendTimeout = wholeNumber('sendTimeout', config.sendTimeout ?? configDefaults.sendTimeout, 0);
   const uploads = uploadLimits(config.uploads);
+  const errors = errorFormat(config.errors);
   return Object.freeze({
     maxBodySize,
     trustProxy: compileTrustProxy(config.trustProxy),
@@ -108,6 +117,7 @@ function requestOptions(config: KilnConfig, logger: Logger, lifecycle: Lifecycle
     uploads,
     signals: new RequestSignals(),
     lifecycle,
+    errors,
   });
 }
 
@@ -144,5 +154,6 @@ export function resolveConfig(config: KilnConfig, lifecycle: Lifecycle): Resolve
     shutdownTimeout: milliseconds('shutdownTimeout', config.shutdownTimeout ?? configDefaults.shutdownTimeout),
     listener,
     health,
+    telemetry: config.telemetry === undefined ? undefined : new RequestTelemetry(config.telemetry),
   });
 }

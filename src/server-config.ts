@@ -9,6 +9,8 @@ import type { Logger } from './logging/logger.js';
 import type { LoggerOptions } from './logging/create-logger.js';
 import type { UploadOptions } from './request/upload-options.js';
 import type { HealthOptions } from './health/health-options.js';
+import type { ErrorsOption } from './response/error-format.js';
+import type { TelemetryOptions } from './telemetry/telemetry-options.js';
 
 /** What `createServer` takes. Every key but `controllers` has a default. */
 export interface KilnConfig {
@@ -18,6 +20,15 @@ export interface KilnConfig {
   middlewares?: readonly MiddlewareLike[];
   /** When true, a failed parameter conversion answers 400 instead of passing NaN/null/Invalid Date. Default false. */
   strictValidation?: boolean;
+  /**
+   * How every error answer is written: `'json'` (the default) is `{ "error", "message", "data"? }`
+   * as `application/json`; `'problem+json'` is RFC 9457 problem details, `application/problem+json`
+   * with `type`, `title`, `status`, `detail`, `instance` and the HttpError's data as extension
+   * members (docs: guide/controllers.md, "Problem details"). The build's `errors` plugin option
+   * must say the same for the OpenAPI document and the typed client (KILN060 at start-up when the
+   * served document disagrees).
+   */
+  errors?: ErrorsOption;
   /** Largest request body read, in bytes; larger ones answer 413. Default 1 MiB. A multipart body has `uploads.maxTotalSize` instead. */
   maxBodySize?: number;
   /** Limits of `multipart/form-data` bodies (file uploads): see `UploadOptions`. */
@@ -86,6 +97,12 @@ export interface KilnConfig {
   health?: HealthOptions;
   /** Serve the OpenAPI document the build wrote, and a docs page (docs: guide/openapi.md). Off by default. */
   docs?: DocsOptions;
+  /**
+   * OpenTelemetry: a server span (`GET /users/:id`) and the `http.server.request.duration`
+   * histogram for every routed request, through the `@opentelemetry/api` module given as `api`
+   * (`telemetry: { api }`). Off by default (docs: guide/telemetry.md).
+   */
+  telemetry?: TelemetryOptions;
 }
 
 /** What `app.listen(options)` takes. */

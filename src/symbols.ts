@@ -45,3 +45,16 @@ export const kAbort = Symbol('kiln.abort');
 export const kSession = Symbol('kiln.session');
 /** The verified JWT claims, set by `jwtGuard()` and read by `req.claims`. */
 export const kClaims = Symbol('kiln.claims');
+/** The server's error format (`errors` option), read by the writers of error answers. */
+export const kErrorFormat = Symbol('kiln.errorFormat');
+/**
+ * Extension members a Kiln 400 carries for problem details only (a parameter's failure as
+ * `errors: [{ path, expected, value }]`, like a body's), where the default body has no data.
+ */
+export const kProblemMembers = Symbol('kiln.problemMembers');
+/** The HTTP version of the request (`1.1`), when the transport knows it: `network.protocol.version`. */
+export const kProtocolVersion = Symbol('kiln.protocolVersion');
+/** The request's server span, set when `telemetry` is on: its exception record and the log lines' trace ids. */
+export const kRequestSpan = Symbol('kiln.requestSpan');
+/** Whether the server is closing now (`close()` began): every answer then carries `Connection: close`. */
+export const kServerClosing = Symbol('kiln.serverClosing');

@@ -1,8 +1,8 @@
 // HTTP throughput: every server, every scenario, in rounds. All servers are started once (each
 // on its own port, all pinned to the server core; an idle one costs nothing) and checked before
-// anything is timed. Each round then takes the scenarios in turn and, within a scenario, visits
-// the servers in a rotated order (so none is always first), warming each up before measuring it:
-// the measurements a ratio compares are taken within about two minutes of each other. Scenario
+// anything is timed. Each round then takes the scenarios in turn and, within a scenario, gives
+// each server one short slot (1 s) in a rotated order (so none is always first), each process
+// warmed on the scenario before its first slot: the slots a ratio compares are seconds apart. Scenario
 // (d) follows each server's (b) directly. A server runs up to three processes (scenarios.mjs): one
 // that only ever serves route (b), one for everything else, one behind its rate limiter.
 import { processOf, scenarios } from './scenarios.mjs';
@@ -57,20 +57,22 @@ async function startAll(chosenServers, chosenScenarios, log) {
   return { running, unavailable };
 }
 
-export async function runHttp({ rounds = 3, seconds = 5, warmupSeconds = 2, log = console.log, serverFilter, scenarioIds } = {}) {
+export async function runHttp({ rounds = 10, seconds = 1, warmupSeconds = 2, log = console.log, serverFilter, scenarioIds } = {}) {
   const chosenScenarios = scenarioIds ? scenarios.filter((scenario) => scenarioIds.includes(scenario.id)) : scenarios;
   const chosenServers = serverFilter ? servers.filter((server) => serverFilter.test(server.name)) : servers;
   const loadGenerator = await loadGeneratorName();
-  log(
-    `http: ${chosenServers.length} servers, ${rounds} rounds, ${warmupSeconds} s warm-up + ${seconds} s per measurement, ${loadGenerator}`,
-  );
+  log(`http: ${chosenServers.length} servers, ${rounds} rounds of ${seconds} s slots (${warmupSeconds} s warm-up first), ${loadGenerator}`);
   const { running, unavailable } = await startAll(chosenServers, chosenScenarios, log);
   const measurements = [];
   try {
     for (const instance of running) await checkServer(instance.server, instance.port, instance.scenarios);
     log(`http: answers of ${running.length} server processes checked`);
+    // Interleaved slots (bench/interleaved/slots.mjs's method): each process is warmed on a scenario
+    // once, then every round gives each server one short slot of it, servers in a rotated order.
+    const warmed = new Set();
     const measure = async (instance, scenario, round) => {
-      await load(instance.port, scenario, warmupSeconds);
+      if (!warmed.has(`${instance.port} ${scenario.id}`)) await load(instance.port, scenario, warmupSeconds);
+      warmed.add(`${instance.port} ${scenario.id}`);
       if (instance.process.exited())
         throw new Error(`${instance.server.name} (${instance.kind} process) exited under ${scenario.title}:\n${instance.process.stderr()}`);
       const cpuBefore = cpuSeconds(instance.process.pid);

@@ -18,7 +18,8 @@ async function answers(url, headers) {
 /**
  * Spawns `node [nodeArgs] <script> <port> [--rate-limit]` under `taskset -c <serverCore>` and polls
  * `probe` (a GET the process is measured on, so a process that serves one route sees no other).
- * `command` runs another runtime instead of this Node (`nodeArgs` are then its arguments: `deno run …`).
+ * `command` runs another runtime instead of this Node (`nodeArgs` are then its arguments: `deno run …`);
+ * `cwd` is the process's folder (Deno finds bench/'s npm packages from bench/).
  */
 export async function startServer(
   server,
@@ -30,6 +31,7 @@ export async function startServer(
     probe = { path: '/hello', headers: {} },
     extraArgs = [],
     command = process.execPath,
+    cwd,
   } = {},
 ) {
   const args = ['-c', String(serverCore), command, ...nodeArgs, server.script, String(port)];
@@ -39,6 +41,7 @@ export async function startServer(
   const traced = nodeArgs.some((arg) => arg.startsWith('--trace'));
   const child = spawn('taskset', args, {
     stdio: ['ignore', traced ? 'pipe' : 'ignore', 'pipe'],
+    cwd,
     env: { ...process.env, NODE_ENV: 'production' },
   });
   let stderr = '';

@@ -2,8 +2,8 @@
 // on Node 20 and Node 26 side by side; against Elysia and Hono on Bun; against Hono on Deno — and
 // the cold start of the example's esbuild bundle on each runtime (workerd included). Each
 // measurement's server runs alone on the server core while wrk loads it from the other; the
-// servers of one runtime are visited in a rotated order each round, and ratios are taken within a
-// round, then their median across rounds.
+// servers of one runtime get one short slot (1 s) each round in a rotated order, and ratios are
+// taken within a round, then their median and interquartile range across rounds.
 import { execFile, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -127,7 +127,8 @@ async function throughput({ rounds, seconds, warmupSeconds, log, only }) {
           const instances = running.filter((instance) => instance.scenario === scenario);
           const offset = round % instances.length;
           for (const instance of [...instances.slice(offset), ...instances.slice(0, offset)]) {
-            await load(instance.port, scenario, warmupSeconds);
+            // Interleaved slots (bench/interleaved/slots.mjs's method): warmed once, then one short slot a round.
+            if (round === 0) await load(instance.port, scenario, warmupSeconds);
             const cpuBefore = cpuSeconds(instance.process.pid);
             const result = await load(instance.port, scenario, seconds);
             const cpuUsPerRequest = ((cpuSeconds(instance.process.pid) - cpuBefore) * 1e6) / result.requests;
@@ -222,8 +223,8 @@ const config :Workerd.Config = (
  * last raw results), marked with the time and load of the run that measured them.
  */
 export async function runRuntimes({
-  rounds = 3,
-  seconds = 5,
+  rounds = 10,
+  seconds = 1,
   warmupSeconds = 2,
   coldStartRuns = 7,
   log = console.log,

@@ -42,6 +42,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Security headers and CSRF', link: '/guide/security-headers' },
       { text: 'File uploads', link: '/guide/uploads' },
       { text: 'Compression', link: '/guide/compression' },
+      { text: 'Streaming and realtime', link: '/guide/streaming' },
       { text: 'Logging', link: '/guide/logging' },
     ],
   },
@@ -52,6 +53,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Typed configuration', link: '/guide/configuration' },
       { text: 'Scaling out', link: '/guide/scaling-out' },
       { text: 'Cancellation and handler timeouts', link: '/guide/cancellation' },
+      { text: 'Tracing and metrics', link: '/guide/telemetry' },
     ],
   },
   {

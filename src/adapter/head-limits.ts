@@ -1,4 +1,4 @@
-import { errorBody } from '../response/error-body.js';
+import type { ErrorFormat } from '../response/error-format.js';
 
 /**
  * 431 when a request given to the Bun or Deno listener has more header fields than
@@ -10,12 +10,17 @@ import { errorBody } from '../response/error-body.js';
 // hot path (Bun, Deno): one pass over the header fields, with forEach and one module-level
 // callback: Headers' iterator makes an entry array per field and costs several times more (Deno's
 // most of all), and a callback made per request would be one more allocation.
-export function headLimitProblem(request: Request, maxHeadersCount: number, maxHeaderSize: number): Response | undefined {
+export function headLimitProblem(
+  request: Request,
+  maxHeadersCount: number,
+  maxHeaderSize: number,
+  errors: ErrorFormat,
+): Response | undefined {
   fieldCount = 0;
   fieldBytes = request.url.length;
   request.headers.forEach(tally);
-  if (fieldCount > maxHeadersCount) return refused(`The request has more than ${maxHeadersCount} header lines`);
-  if (fieldBytes > maxHeaderSize) return refused('Request line and headers are larger than the server accepts');
+  if (fieldCount > maxHeadersCount) return refused(errors, `The request has more than ${maxHeadersCount} header lines`);
+  if (fieldBytes > maxHeaderSize) return refused(errors, 'Request line and headers are larger than the server accepts');
   return undefined;
 }
 
@@ -28,9 +33,9 @@ function tally(value: string, name: string): void {
   fieldBytes += name.length + value.length + 4;
 }
 
-function refused(message: string): Response {
-  return new Response(errorBody(431, message), {
+function refused(errors: ErrorFormat, message: string): Response {
+  return new Response(errors.body(431, message), {
     status: 431,
-    headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
+    headers: { 'content-type': errors.contentType, connection: 'close' },
   });
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ListenerLimits } from '../resolved-config.js';
 import type { SocketAddressOf } from '../request/fetch-request.js';
+import type { ErrorFormat } from '../response/error-format.js';
 
 /** What a runtime's listener gets from `createServer`: the app's entry points and its limits, resolved. */
 export interface ListenTarget {
@@ -17,6 +18,8 @@ export interface ListenTarget {
   readonly serve: (request: Request, socketAddress?: string | SocketAddressOf, context?: unknown) => Response | Promise<Response>;
   /** Share the port with other processes (SO_REUSEPORT); checked by assertReusePort first. */
   readonly reusePort: boolean;
+  /** How the listener's own refusals (a head past the limits, a request while closing) are written. */
+  readonly errors: ErrorFormat;
 }
 
 export type { SocketAddressOf } from '../request/fetch-request.js';

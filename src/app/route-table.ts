@@ -12,6 +12,7 @@ import { kController, kMethods } from '../symbols.js';
 import { describe, metadataOf } from './declarations.js';
 import { MiddlewareResolver } from './middleware-resolver.js';
 import { HandlerTimeout } from '../decorators/handler-timeout.js';
+import type { EventStreamSettings } from '../sse/sse-options.js';
 
 /** One route, resolved at start-up: everything a request needs, nothing left to look up. */
 export interface CompiledRoute {
@@ -26,6 +27,8 @@ export interface CompiledRoute {
   /** The typed-response serialiser of the handler's value; undefined sends it with JSON.stringify. */
   readonly serializer: Serializer | undefined;
   readonly status: number | undefined;
+  /** `@Sse()`: the handler's async iterable is answered as `text/event-stream`. */
+  readonly eventStream?: EventStreamSettings;
   readonly strict: boolean;
   /** Milliseconds the handler has to answer (`handlerTimeout`, `@HandlerTimeout`); 0 = no limit. */
   readonly timeout: number;
@@ -105,6 +108,7 @@ export function buildRouteTable(
                 : routeBinder(method.binder, container.handlerValues(controller, String(methodName))),
             serializer: method.serializer,
             status: method.status,
+            eventStream: method.eventStream,
             strict,
             timeout: HandlerTimeout.get(info) ?? handlerTimeout,
             middlewares: Object.freeze([...appChain, ...controllerChain, ...routeChain]),

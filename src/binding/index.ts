@@ -14,6 +14,7 @@ export {
   type ProjectorKit,
   type Projector,
 } from '../response/serializer.js';
+export type { SseData } from '../sse/sse-event.js';
 export { BodyParseError } from '../request/body-parser.js';
 export { HttpError } from '../http-error.js';
 export type { KilnRequest } from '../request/kiln-request.js';

@@ -3,6 +3,7 @@ import type { Binder } from './binder.js';
 import type { Serializer } from '../response/serializer.js';
 import type { MiddlewareLike } from '../middleware.js';
 import { kilnError } from '../kiln-error.js';
+import type { EventStreamSettings } from '../sse/sse-options.js';
 
 export interface RouteSpec {
   method: string;
@@ -17,6 +18,8 @@ export interface MethodDeclaration {
   binder?: Binder;
   /** The typed-response serialiser (see response/serializer.ts). */
   serializer?: Serializer;
+  /** `@Sse()`: the handler's values are server-sent events. */
+  eventStream?: EventStreamSettings;
 }
 
 export type MethodDeclarations = Map<string | symbol, MethodDeclaration>;

@@ -2,7 +2,7 @@
 // for pino-http read Kiln's lines as they are.
 import type { MiddlewareFunction } from '../middleware.js';
 import type { RequestCore } from '../request/kiln-request.js';
-import { kLogger, kTarget, kWhenAnswered } from '../symbols.js';
+import { kLogger, kRequestSpan, kTarget, kWhenAnswered } from '../symbols.js';
 import { kilnError } from '../kiln-error.js';
 import { isHeaderName } from '../response/header-rules.js';
 import { isLogger, type Logger } from './logger.js';
@@ -20,7 +20,8 @@ export interface RequestLoggerOptions {
  * field names: `{ req: { id, method, url }, res: { statusCode }, responseTime, msg }` — at `info`
  * (`'request completed'`), at `error` for a 5xx (`'request errored'`), at `warn` when the client
  * left before the answer was sent whole (`'request aborted'`). `responseTime` is in whole
- * milliseconds. The request's id (`req.id`) is echoed in `X-Request-Id`.
+ * milliseconds. The request's id (`req.id`) is echoed in `X-Request-Id`. With `telemetry` on,
+ * the line also has the request's `trace_id` and `span_id`.
  *
  * Put it first in `middlewares`, so that its time covers the others.
  *
@@ -45,11 +46,17 @@ export function requestLogger(options: RequestLoggerOptions = {}): MiddlewareFun
     if (header !== false) req.setResponseHeader(header, id);
     req[kWhenAnswered]((statusCode, complete) => {
       const logger = chosen ?? req[kLogger];
-      const fields = {
+      const fields: Record<string, unknown> = {
         req: { id, method: req.method, url: req[kTarget] },
         res: { statusCode },
         responseTime: Math.round(performance.now() - started),
       };
+      // With telemetry on, the line joins its trace.
+      const trace = req[kRequestSpan]?.fields();
+      if (trace !== undefined) {
+        fields.trace_id = trace.trace_id;
+        fields.span_id = trace.span_id;
+      }
       if (!complete) logger.warn(fields, 'request aborted');
       else if (statusCode >= 500) logger.error(fields, 'request errored');
       else logger.info(fields, 'request completed');

@@ -3,10 +3,13 @@ import type { MiddlewareFunction } from '../middleware.js';
 import type { RequestCore } from '../request/kiln-request.js';
 import { errorToWebResponse, valueToWebResponse } from '../response/web-response.js';
 import type { RouteDecision, UnroutedDecision } from '../router/route-decision.js';
-import { kOversizedBody, kSerializer, kStatus } from '../symbols.js';
+import { kErrorFormat, kOversizedBody, kSerializer, kStatus } from '../symbols.js';
+import { HttpError } from '../http-error.js';
 import { isPromiseLike } from '../is-promise-like.js';
 import { reasonPhrase } from '../response/reason-phrase.js';
 import { withinDeadline } from './handler-deadline.js';
+import { acceptsEventStream } from '../sse/accepts-event-stream.js';
+import { eventStreamResponse } from '../sse/event-stream-response.js';
 
 // hot path: binder, then handler; stays synchronous unless one of them is async
 function invokeHandler(route: CompiledRoute, req: RequestCore): unknown {
@@ -15,9 +18,23 @@ function invokeHandler(route: CompiledRoute, req: RequestCore): unknown {
   // A body the server will not read is refused here, after the middlewares and before the binder.
   const oversized = req[kOversizedBody]();
   if (oversized !== undefined) throw oversized;
+  if (route.eventStream !== undefined) return invokeEventStream(route, req);
   const result = callHandler(route, req);
   // A handler that answers within the call cannot be late; one that returns a promise races its deadline.
   return route.timeout > 0 && isPromiseLike(result) ? withinDeadline(req, route, result) : result;
+}
+
+/** An `@Sse()` route: refused before its handler runs when the client accepts no event stream (406). */
+function invokeEventStream(route: CompiledRoute, req: RequestCore): unknown {
+  if (!acceptsEventStream(req.headers.get('accept'))) {
+    throw new HttpError(406, `${req.method} ${route.info.path} answers text/event-stream only`);
+  }
+  const where = `${route.info.method} ${route.info.path} (${route.name})`;
+  const settings = route.eventStream!;
+  const answer = (value: unknown) => eventStreamResponse(req, settings, route.serializer, route.status, value, where);
+  const result = callHandler(route, req);
+  if (!isPromiseLike(result)) return answer(result);
+  return (route.timeout > 0 ? withinDeadline(req, route, result) : Promise.resolve(result)).then(answer);
 }
 
 function callHandler(route: CompiledRoute, req: RequestCore): unknown {
@@ -39,8 +56,10 @@ function answerUnrouted(req: RequestCore, decision: UnroutedDecision): unknown {
     return undefined;
   }
   const status = decision.kind === 'not-found' ? 404 : 405;
-  req[kStatus] = status;
   const message = status === 404 ? `No route for ${req.method} ${req.path}` : `Method ${req.method} is not allowed for ${req.path}`;
+  // Problem details are an error answer's own content type: the error writers give it.
+  if (req[kErrorFormat].option === 'problem+json') throw new HttpError(status, message);
+  req[kStatus] = status;
   return { error: reasonPhrase(status), message };
 }
 

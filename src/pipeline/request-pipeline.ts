@@ -7,6 +7,7 @@ import { Router } from '../router/router.js';
 import { kTarget } from '../symbols.js';
 import { runChain } from './middleware-chain.js';
 import type { DecisionTrace } from '../logging/debug-trace.js';
+import type { RequestTelemetry } from '../telemetry/request-telemetry.js';
 
 function routablePath(target: string): string {
   try {
@@ -26,14 +27,19 @@ export class RequestPipeline {
   readonly #appChain: readonly MiddlewareFunction[];
   readonly #maxUrlLength: number;
   readonly #trace: DecisionTrace | undefined;
+  readonly #telemetry: RequestTelemetry | undefined;
 
-  /** `trace` (the `debug` option) sees every request's route decision. */
-  constructor(table: RouteTable, maxUrlLength: number, trace?: DecisionTrace) {
+  /**
+   * `trace` (the `debug` option) sees every request's route decision; `telemetry` (the
+   * `telemetry` option) runs every routed request's chain inside its server span.
+   */
+  constructor(table: RouteTable, maxUrlLength: number, trace?: DecisionTrace, telemetry?: RequestTelemetry) {
     for (const route of table.routes) this.#router.add(route.info.method, route.info.path, route);
     this.#router.build();
     this.#appChain = table.appChain;
     this.#maxUrlLength = maxUrlLength;
     this.#trace = trace;
+    this.#telemetry = telemetry;
   }
 
   /**
@@ -50,9 +56,14 @@ export class RequestPipeline {
     req.path = path;
     if (this.#trace !== undefined) this.#trace(req, decision);
     const route = decision.route;
-    if (route === undefined) return runChain(req, this.#appChain, decision);
-    if (decision.params !== undefined) req.params = decision.params;
-    req.route = route.info;
-    return runChain(req, route.middlewares, decision);
+    let chain = this.#appChain;
+    if (route !== undefined) {
+      if (decision.params !== undefined) req.params = decision.params;
+      req.route = route.info;
+      chain = route.middlewares;
+    }
+    // The span starts once the route is known, so that its name and http.route are there from the start.
+    if (this.#telemetry !== undefined) return this.#telemetry.around(req, runChain, chain, decision);
+    return runChain(req, chain, decision);
   }
 }

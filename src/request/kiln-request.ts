@@ -2,9 +2,10 @@
 // one implementation (shared by the socket and the in-process request), stand side by side so
 // that every member of the interface, and of the web Request it extends, is implemented beside
 // its declaration (`implements KilnRequest` checks them together).
-import type { HttpError } from '../http-error.js';
+import { HttpError } from '../http-error.js';
 import {
   kAbort,
+  kSendTimeout,
   kAnswered,
   kCloseConnection,
   kCompression,
@@ -19,7 +20,13 @@ import {
   kWhenAnswered,
   kSession,
   kClaims,
+  kErrorFormat,
+  kProtocolVersion,
+  kRequestSpan,
+  kServerClosing,
 } from '../symbols.js';
+import type { ErrorFormat } from '../response/error-format.js';
+import { errorOutcome } from '../response/error-body.js';
 import type { ResponseCompression } from '../compression/response-compression.js';
 import type { RouteInfo } from '../router/route-info.js';
 import { targetSearch } from '../router/request-target.js';
@@ -40,6 +47,7 @@ import type { Session } from '../session/session.js';
 import type { VerifiedClaims } from '../auth/jwt-claims.js';
 import type { RequestSignals } from './request-signals.js';
 import type { Lifecycle } from '../health/lifecycle.js';
+import type { RequestSpan } from '../telemetry/request-span.js';
 
 /**
  * The request handed to middlewares, `@Req()` and custom parameter decorators: a web-standard
@@ -127,6 +135,20 @@ export interface KilnRequest extends Request {
    * `jwtGuard()`; reading them on a route without that guard throws a KILN086 KilnError.
    */
   readonly claims: VerifiedClaims;
+  /**
+   * The server's RFC 9457 answer to an error a middleware writes itself: a `Response` with
+   * `application/problem+json` problem details (`detail`, the request's path as `instance`, the
+   * members of `extensions`) when the server was created with `errors: 'problem+json'`;
+   * `undefined` when it answers errors with the default body, so the caller writes its own.
+   * For packages that answer without importing Kiln at run time (`@kiln/rate-limit`'s 429);
+   * code that imports Kiln throws `HttpError` instead. `status` is from 400 to 599.
+   *
+   * @example
+   * ```ts
+   * return req.problemResponse?.(429, 'Rate limit exceeded') ?? myJson429();
+   * ```
+   */
+  problemResponse(status: number, detail: string, extensions?: Record<string, unknown>): Response | undefined;
 }
 
 /** What the server tells every request it creates. */
@@ -147,6 +169,8 @@ export interface RequestOptions {
   readonly signals: RequestSignals;
   /** Whether the server is closing: then every answer carries `Connection: close`. */
   readonly lifecycle: Lifecycle;
+  /** How error answers are written: the default JSON body or RFC 9457 problem details. */
+  readonly errors: ErrorFormat;
 }
 
 /** Called once a request's answer is sent: its status, and false when the client left before the end. */
@@ -190,6 +214,8 @@ export abstract class RequestCore implements KilnRequest {
   [kCloseConnection] = false;
   /** What `compression()` negotiated for the answer; undefined without the middleware. */
   [kCompression]: ResponseCompression | undefined = undefined;
+  /** The server span, when `telemetry` is on; no field otherwise, so a request without telemetry pays nothing. */
+  declare [kRequestSpan]?: RequestSpan;
 
   protected readonly options: RequestOptions;
   #query: QueryValues | undefined;
@@ -253,11 +279,36 @@ export abstract class RequestCore implements KilnRequest {
   }
 
   get log(): Logger {
-    return (this.#log ??= this.options.logger.child({ reqId: this.id }));
+    if (this.#log === undefined) {
+      const trace = this[kRequestSpan]?.fields();
+      this.#log = this.options.logger.child(trace === undefined ? { reqId: this.id } : { reqId: this.id, ...trace });
+    }
+    return this.#log;
+  }
+
+  /** Whether `close()` has begun, read when the answer is made (a request in flight then is answered with `Connection: close` too). */
+  get [kServerClosing](): boolean {
+    return this.options.lifecycle.closing;
+  }
+
+  /** The HTTP version (`1.1`), where the transport tells it. */
+  get [kProtocolVersion](): string | undefined {
+    return undefined;
   }
 
   get [kLogger](): Logger {
     return this.options.logger;
+  }
+
+  get [kErrorFormat](): ErrorFormat {
+    return this.options.errors;
+  }
+
+  problemResponse(status: number, detail: string, extensions?: Record<string, unknown>): Response | undefined {
+    const format = this.options.errors;
+    if (format.option !== 'problem+json') return undefined;
+    const outcome = errorOutcome(new HttpError(status, detail, extensions), format, this.path);
+    return new Response(this.method === 'HEAD' ? null : outcome.body, { status, headers: { 'content-type': format.contentType } });
   }
 
   /** Calls `listener` once the answer is sent. The socket transport overrides this with the response's own event. */
@@ -362,6 +413,7 @@ export abstract class RequestCore implements KilnRequest {
 
   /** Hands an unexpected error (a bug, not an `HttpError`) to the server's `onError`. */
   [kReport](error: unknown): void {
+    this[kRequestSpan]?.exception(error);
     this.options.report(error, this);
   }
 
@@ -492,6 +544,11 @@ export abstract class RequestCore implements KilnRequest {
     const entry = signals.remember(controller);
     this.watchDisconnect(controller, () => signals.forget(entry));
     return controller;
+  }
+
+  /** See `sendTimeout` in the server configuration: how long a streamed answer's chunk may wait for its client. */
+  get [kSendTimeout](): number {
+    return this.options.sendTimeout;
   }
 
   /** Aborts `signal` with `reason` (a deadline passed); the first reason wins. */

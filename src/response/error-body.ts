@@ -1,5 +1,7 @@
 import { HttpError } from '../http-error.js';
 import { KilnError, kilnError } from '../kiln-error.js';
+import { kProblemMembers } from '../symbols.js';
+import type { ErrorFormat } from './error-format.js';
 import { reasonPhrase } from './reason-phrase.js';
 
 export interface ErrorOutcome {
@@ -17,10 +19,8 @@ export function errorBody(status: number, message: string, data?: unknown): stri
   return JSON.stringify(body);
 }
 
-const internalBody = errorBody(500, 'Internal Server Error');
-
-function internal(reported: unknown): ErrorOutcome {
-  return { status: 500, body: internalBody, unexpected: true, reported };
+function internal(format: ErrorFormat, path: string | undefined, reported: unknown): ErrorOutcome {
+  return { status: 500, body: format.body(500, 'Internal Server Error', undefined, { instance: path }), unexpected: true, reported };
 }
 
 function withCause(error: KilnError, cause: unknown): KilnError {
@@ -28,29 +28,40 @@ function withCause(error: KilnError, cause: unknown): KilnError {
   return error;
 }
 
+/** A problem member an HttpError (or a subclass written in JavaScript) sets: used only when it is a string. */
+function member(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
 /**
- * `{ "error": <reason phrase>, "message": <message> }` (+ `data`) for an HttpError; a generic 500
- * for anything else, so that no message or stack of an internal error ever reaches the client.
+ * The error body of `format` for an HttpError: `{ "error": <reason phrase>, "message": <message> }`
+ * (+ `data`), or problem details whose `instance` is `path` unless the error names one; a generic
+ * 500 for anything else, so that no message or stack of an internal error ever reaches the client.
  * Never throws: a thrown value whose traps throw (a hostile Proxy) or an HttpError-like object with
  * an impossible status becomes a reported 500.
  */
-export function errorOutcome(error: unknown): ErrorOutcome {
+export function errorOutcome(error: unknown, format: ErrorFormat, path?: string): ErrorOutcome {
   try {
-    if (!(error instanceof HttpError)) return internal(error);
+    if (!(error instanceof HttpError)) return internal(format, path, error);
     const status = error.status;
     if (!Number.isInteger(status) || status < 400 || status > 599) {
       const shown = typeof status === 'number' ? String(status) : typeof status;
-      return internal(withCause(kilnError('KILN042', 'httpErrorStatus', shown), error));
+      return internal(format, path, withCause(kilnError('KILN042', 'httpErrorStatus', shown), error));
     }
     const message = String(error.message);
+    const parts = { type: member(error.type), title: member(error.title), instance: member(error.instance) ?? path };
+    const data =
+      error.data === undefined && format.option === 'problem+json'
+        ? (error as { [kProblemMembers]?: unknown })[kProblemMembers]
+        : error.data;
     try {
-      return { status, body: errorBody(status, message, error.data), unexpected: false, reported: undefined };
+      return { status, body: format.body(status, message, data, parts), unexpected: false, reported: undefined };
     } catch {
       // data that cannot be serialised: keep the status and message
-      return { status, body: errorBody(status, message), unexpected: false, reported: undefined };
+      return { status, body: format.body(status, message, undefined, parts), unexpected: false, reported: undefined };
     }
   } catch (failure) {
-    return internal(withCause(kilnError('KILN044', 'uninspectable', describeFailure(failure)), failure));
+    return internal(format, path, withCause(kilnError('KILN044', 'uninspectable', describeFailure(failure)), failure));
   }
 }
 

@@ -1,4 +1,4 @@
-import { kCompression, kReport, kResponseHeaders } from '../symbols.js';
+import { kCompression, kErrorFormat, kReport, kResponseHeaders } from '../symbols.js';
 import { addVary, compressNow, compressionPlan, compressStream, markEncoded } from '../compression/response-compression.js';
 import { responseSource } from './response-source.js';
 import type { RequestCore } from '../request/kiln-request.js';
@@ -136,13 +136,14 @@ function carrying(req: RequestCore, response: Response): Response {
 }
 
 export function errorToWebResponse(req: RequestCore, error: unknown): Response {
-  const outcome = errorOutcome(error);
+  const format = req[kErrorFormat];
+  const outcome = errorOutcome(error, format, req.path);
   if (outcome.unexpected) req[kReport](outcome.reported);
   return carrying(
     req,
     new AnswerResponse(req.method === 'HEAD' ? null : outcome.body, {
       status: outcome.status,
-      headers: headersFor(req, jsonContentType),
+      headers: headersFor(req, format.contentType),
     }),
   );
 }

@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer as createHttpServer } from 'node:http';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { bundleEntries, root, serveOn, type Mode, type RuntimeName, type ServedRuntime } from './support/served-runtimes.js';
 
@@ -35,6 +36,7 @@ const json = (body: unknown, method = 'POST', headers: Record<string, string> = 
   body: JSON.stringify(body),
 });
 const jsonType = 'application/json; charset=utf-8';
+const problemType = 'application/problem+json';
 
 const cases: Case[] = [
   // routing
@@ -494,6 +496,171 @@ const cases: Case[] = [
     init: { headers: { 'x-forwarded-for': '198.51.100.2' } },
     expect: { status: 200, headers: { 'ratelimit-remaining': '1' } },
   },
+
+  // errors: 'problem+json' (strict): RFC 9457 problem details for Kiln's own errors and a thrown HttpError
+  {
+    name: 'problem details: an unknown path answers 404 application/problem+json',
+    mode: 'problem',
+    path: '/nowhere',
+    expect: {
+      status: 404,
+      json: { type: 'about:blank', title: 'Not Found', status: 404, detail: 'No route for GET /nowhere', instance: '/nowhere' },
+      headers: { 'content-type': problemType },
+    },
+  },
+  {
+    name: 'problem details: a wrong method answers 405 with Allow',
+    mode: 'problem',
+    path: '/books/greeting',
+    init: { method: 'POST' },
+    expect: {
+      status: 405,
+      json: {
+        type: 'about:blank',
+        title: 'Method Not Allowed',
+        status: 405,
+        detail: 'Method POST is not allowed for /books/greeting',
+        instance: '/books/greeting',
+      },
+      headers: { allow: 'GET, HEAD, OPTIONS', 'content-type': problemType },
+    },
+  },
+  {
+    name: 'problem details: a failed conversion answers 400 listing the failure in errors',
+    mode: 'problem',
+    path: '/books/x',
+    expect: {
+      status: 400,
+      json: {
+        type: 'about:blank',
+        title: 'Bad Request',
+        status: 400,
+        detail: "Parameter 'id' expected number, got 'x'",
+        instance: '/books/x',
+        errors: [{ path: 'id', expected: 'number', value: 'x' }],
+      },
+      headers: { 'content-type': problemType },
+    },
+  },
+  {
+    name: "problem details: a thrown HttpError's data are extension members",
+    mode: 'problem',
+    path: '/books/9',
+    expect: {
+      status: 404,
+      json: { type: 'about:blank', title: 'Not Found', status: 404, detail: 'No book 9', instance: '/books/9', id: 9 },
+      headers: { 'content-type': problemType },
+    },
+  },
+  {
+    name: 'problem details: an internal error answers 500 without its detail',
+    mode: 'problem',
+    path: '/books/fail/plain',
+    expect: {
+      status: 500,
+      json: {
+        type: 'about:blank',
+        title: 'Internal Server Error',
+        status: 500,
+        detail: 'Internal Server Error',
+        instance: '/books/fail/plain',
+      },
+      headers: { 'content-type': problemType },
+    },
+  },
+  {
+    name: 'problem details: a body over maxBodySize answers 413',
+    mode: 'problem',
+    path: '/books/form',
+    init: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `title=${'x'.repeat(2000)}` },
+    expect: {
+      status: 413,
+      json: {
+        type: 'about:blank',
+        title: 'Payload Too Large',
+        status: 413,
+        detail: 'Request body is larger than the limit of 1024 bytes',
+        instance: '/books/form',
+      },
+      headers: { 'content-type': problemType },
+    },
+  },
+  {
+    name: 'problem details: a handler past its deadline answers 503',
+    mode: 'problem',
+    path: '/cancel/deadline',
+    expect: {
+      status: 503,
+      json: {
+        type: 'about:blank',
+        title: 'Service Unavailable',
+        status: 503,
+        detail: 'The handler did not answer within 100 ms',
+        instance: '/cancel/deadline',
+      },
+      headers: { 'content-type': problemType },
+    },
+  },
+  ...[200, 200].map(
+    (status, i): Case => ({
+      name: `problem details: rate limit, request ${i + 1} of 2 passes`,
+      mode: 'problem',
+      path: '/limited',
+      init: { headers: { 'x-forwarded-for': '198.51.100.9' } },
+      expect: { status },
+    }),
+  ),
+  {
+    name: "problem details: the rate limiter's default 429 follows the app's choice, its headers kept",
+    mode: 'problem',
+    path: '/limited',
+    init: { headers: { 'x-forwarded-for': '198.51.100.9', origin: 'https://app.example' } },
+    expect: {
+      status: 429,
+      headers: {
+        'content-type': problemType,
+        'ratelimit-limit': '2',
+        'ratelimit-remaining': '0',
+        'access-control-allow-origin': 'https://app.example',
+      },
+    },
+  },
+  // server-sent events
+  {
+    name: 'server-sent events: each value one event, projected to its type, with event, id and retry; Last-Event-ID a typed header',
+    mode: 'strict',
+    path: '/events/quotes',
+    init: { headers: { 'last-event-id': '40' } },
+    expect: {
+      status: 200,
+      text: ':\n\ndata: {"symbol":"KLN","price":1.5}\n\n' + 'event: quote\nid: 7\nretry: 1500\ndata: {"symbol":"ÉTÉ ✓ 🚀","price":42}\n\n',
+      headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+    },
+  },
+  {
+    name: 'server-sent events: text is sent as it is, one data line per line, after the opening retry',
+    mode: 'loose',
+    path: '/events/text',
+    expect: {
+      status: 200,
+      text: ':\nretry: 500\n\ndata: line 1\ndata: line 2\ndata: line 3\ndata: line 4\n\ndata: ünïcödé ✓ 🚀\n\n',
+      headers: { 'content-type': 'text/event-stream' },
+    },
+  },
+  {
+    name: 'server-sent events: a client accepting only JSON gets 406',
+    mode: 'strict',
+    path: '/events/quotes',
+    init: { headers: { accept: 'application/json' } },
+    expect: { status: 406, json: { error: 'Not Acceptable', message: 'GET /events/quotes answers text/event-stream only' } },
+  },
+  {
+    name: 'server-sent events: HEAD answers the head alone',
+    mode: 'strict',
+    path: '/events/quotes',
+    init: { method: 'HEAD' },
+    expect: { status: 200, text: '', headers: { 'content-type': 'text/event-stream' } },
+  },
 ];
 
 /** Headers that differ by design between runtimes or between two runs (docs/guide/runtimes.md). */
@@ -579,6 +746,56 @@ test("the served OpenAPI document is the build's, completed with the rate limite
     const servedDocument = (await reply.json()) as typeof built;
     assert.equal(Object.keys(servedDocument.paths).sort(), Object.keys(built.paths).sort(), runtime.name);
     assert.ok(servedDocument.paths['/limited']!.get!.responses['429'] !== undefined, `${runtime.name}: the limiter's 429 is described`);
+  }
+});
+
+/** Asks `/events/last-close` until the stream named has ended there (bounded, not a timing assertion). */
+async function streamClosed(
+  base: string,
+  stream: string,
+  runtime: string,
+  signalledIsEnough = false,
+): Promise<{ aborted?: boolean; produced?: number; signalled?: boolean }> {
+  for (let i = 0; i < 400; i++) {
+    const last = (await (await fetch(`${base}/events/last-close`)).json()) as {
+      stream?: string;
+      aborted?: boolean;
+      produced?: number;
+      signalled?: boolean;
+    };
+    if (last.stream === stream || (signalledIsEnough && last.signalled === true)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`${runtime}: the ${stream} stream's generator was not closed within 10 s`);
+}
+
+test('server-sent events: a client that goes away closes the generator (return()) and aborts req.signal, on every runtime', async () => {
+  for (const runtime of served) {
+    const controller = new AbortController();
+    const response = await fetch(`${runtime.bases.strict}/events/endless`, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.read();
+    controller.abort();
+    const closed = await streamClosed(runtime.bases.strict, 'endless', runtime.name, runtime.name === 'workerd');
+    assert.ok(closed.signalled, `${runtime.name}: req.signal aborted at once`);
+    // workerd cancels a request's pending timers when its client leaves: the generator, at its await, is never resumed.
+    if (runtime.name !== 'workerd') assert.ok(closed.aborted, `${runtime.name}: the generator's finally ran`);
+  }
+});
+
+test('server-sent events: a client that reads nothing is cut after sendTimeout (2 s here) and the generator closed, on every runtime', async () => {
+  for (const runtime of served) {
+    const { hostname, port } = new URL(runtime.bases.strict);
+    const socket = connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.pause();
+    socket.write('GET /events/flood HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const closed = await streamClosed(runtime.bases.strict, 'flood', runtime.name);
+    socket.destroy();
+    assert.ok(closed.aborted, `${runtime.name}: req.signal aborted`);
+    // 64 KiB events: what the sockets' buffers take, never an unbounded queue.
+    assert.ok(closed.produced! < 512, `${runtime.name}: ${closed.produced} events produced for a client that read nothing`);
   }
 });
 

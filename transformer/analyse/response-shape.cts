@@ -59,9 +59,17 @@ const opaqueClasses = new Set([
 
 /** The shape of a handler's awaited return type; `site` is the handler's name. */
 export function responseShape(tk: Toolkit, type: ts.Type, site: ts.Node): ResponseShape {
-  const walk = new ShapeWalk(tk);
   // A returned Response is sent as it is, never serialised: only the other members are.
-  const members = (type.isUnion() ? type.types : [type]).filter((member) => !isWebResponse(member));
+  return shapeOfMembers(
+    tk,
+    (type.isUnion() ? type.types : [type]).filter((member) => !isWebResponse(member)),
+    site,
+  );
+}
+
+/** The shape of a union of `members` (the data types of an event stream's events, one per member). */
+export function shapeOfMembers(tk: Toolkit, members: readonly ts.Type[], site: ts.Node): ResponseShape {
+  const walk = new ShapeWalk(tk);
   if (members.length === 0) return { root: 'asIs', unfilterable: [] };
   const root = walk.union(members.map((member) => walk.shapeOf(member, '', site, 0)));
   walk.resolveUnions();

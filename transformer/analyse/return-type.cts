@@ -11,7 +11,9 @@ import { ownSourceFiles } from './analyse-program.cjs';
 import { ownerTypeOf } from './body-validation.cjs';
 import { kilnDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import type { Toolkit } from '../toolkit.cjs';
+import { helpersNamespace } from '../emit/generated-names.cjs';
 import { responseShape, type ShapeRef, type UnfilterablePart } from './response-shape.cjs';
+import { eventStreamVerdict } from './event-stream-type.cjs';
 
 /** The plugin option `typedResponses`: `true` (default), `false` (JSON.stringify everywhere) or `'assert'`. */
 export type TypedResponsesOption = boolean | 'assert';
@@ -46,7 +48,7 @@ export interface ResponsesModel {
 
 /** Why a return type is not serialised from its type: it is not one, or JSON.stringify must see it whole. */
 type Verdict =
-  | { readonly serialise: true; readonly shape: ShapeRef }
+  | { readonly serialise: true; readonly shape: ShapeRef; readonly eventStream?: true }
   | { readonly serialise: false }
   | { readonly problem: DiagnosticMessage };
 
@@ -78,8 +80,10 @@ export function analyseResponses(tk: Toolkit, option: TypedResponsesOption | und
           const owner = ownerTypeOf(tk, node);
           // A handler generated code cannot name (a class inside a function, a private method) keeps JSON.stringify.
           if ('type' in owner) {
+            const returned = `Awaited<ReturnType<${owner.type}>>`;
             methods.set(node.name.getEnd(), {
-              typeQuery: `Awaited<ReturnType<${owner.type}>>`,
+              // An event stream's serialiser writes each event's data: the iterable's element type, SseEvent unwrapped.
+              typeQuery: verdict.eventStream ? `${helpersNamespace}.SseData<${returned}>` : returned,
               shape: verdict.shape,
               site: { start: node.name.getStart(file), end: node.name.getEnd() },
             });
@@ -92,6 +96,11 @@ export function analyseResponses(tk: Toolkit, option: TypedResponsesOption | und
     if (methods.size > 0) files.set(file.fileName, { fileName: file.fileName, methods });
   }
   return { files, diagnostics, warnings: [...warnings.values()], assert };
+}
+
+/** Whether a route is marked `@Sse()`: its values are events, each projected to the iterable's element type. */
+function isEventStream(tk: Toolkit, method: ts.MethodDeclaration): boolean {
+  return (tk.ts.getDecorators(method) ?? []).some((decorator) => recogniseKilnDecorator(tk, decorator)?.kind === 'eventStream');
 }
 
 function isRoute(tk: Toolkit, method: ts.MethodDeclaration): boolean {
@@ -109,6 +118,7 @@ function verdictOf(tk: Toolkit, method: ts.MethodDeclaration, warnings: Map<stri
   const nothing =
     tsi.TypeFlags.Any | tsi.TypeFlags.Unknown | tsi.TypeFlags.Void | tsi.TypeFlags.Undefined | tsi.TypeFlags.Never | tsi.TypeFlags.Null;
   if (type.flags & nothing) return { serialise: false };
+  if (isEventStream(tk, method)) return eventStreamVerdict(tk, method, type, (part) => warnUnfiltered(tk, method, part, warnings));
   const found = inspect(tk, type, '', new Set(), 0);
   if (found === undefined) {
     const { root, unfilterable } = responseShape(tk, type, method.name);
@@ -138,7 +148,7 @@ function warnUnfiltered(tk: Toolkit, method: ts.MethodDeclaration, part: Unfilte
 }
 
 /** The path of the first bigint in a return type (KILN150), not looking into built-in classes. */
-function inspect(
+export function inspect(
   tk: Toolkit,
   type: ts.Type,
   path: string,

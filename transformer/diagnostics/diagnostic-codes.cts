@@ -380,6 +380,23 @@ export const diagnosticCodes = {
       notAnHttpError: (route: string, problem: string) => `the @throws tag of ${route} ${problem}`,
     },
   },
+  eventStreamNotIterable: {
+    code: 180,
+    title: "an @Sse() route's handler does not return an async iterable",
+    messages: {
+      notIterable: (method: string, type: string) =>
+        `${method} is an @Sse() route, so it must return an async iterable of its events (write it as an async * method, or return an AsyncIterable<T>); its return type is ${type}`,
+    },
+  },
+  eventStreamMixesText: {
+    code: 181,
+    title: "an @Sse() route's event type mixes strings with other values",
+    messages: {
+      mixed: (method: string, others: string) =>
+        `${method} yields strings and ${others}: a string event is sent as its text and any other value as JSON, so a client could not tell "1" from 1. ` +
+        'Yield only strings, or wrap the text in an object ({ text })',
+    },
+  },
   generatedCodeError: {
     code: 190,
     title: 'internal: @kiln/core/transformer failed on this file, or its generated binder does not type-check (a bug; please report it)',

@@ -10,6 +10,7 @@ export type KilnImportDecorator =
   | { readonly kind: 'controller'; readonly basePath: string }
   | { readonly kind: 'middleware' }
   | { readonly kind: 'hand-written-binder' }
+  | { readonly kind: 'eventStream' }
   | { readonly kind: 'injectable' }
   | {
       readonly kind: 'binding';
@@ -68,6 +69,8 @@ export function recogniseKilnImport(tk: Toolkit, decorator: ts.Decorator): KilnI
       return args.length === 0 ? { kind: 'middleware' } : undefined;
     case 'compiledBinder':
       return { kind: 'hand-written-binder' };
+    case 'Sse':
+      return { kind: 'eventStream' };
     case 'Injectable':
       return args.length === 0 ? { kind: 'injectable' } : undefined;
     case 'Body': {

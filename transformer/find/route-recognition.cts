@@ -9,7 +9,9 @@ export type KilnDecorator =
   | { readonly kind: 'controller'; readonly basePath: string | undefined }
   | { readonly kind: 'middleware' }
   /** A hand-written `@compiledBinder(...)`: the method needs nothing from the transformer. */
-  | { readonly kind: 'hand-written-binder' };
+  | { readonly kind: 'hand-written-binder' }
+  /** `@Sse()`: the route's values are server-sent events, each projected to the iterable's element type. */
+  | { readonly kind: 'eventStream' };
 
 const brand = runtimeBrands.decorator;
 
@@ -20,7 +22,7 @@ function literalProperty(tk: Toolkit, brandType: ts.Type, name: string, at: ts.N
 }
 
 /**
- * Recognises `@Controller`, `@Middleware`, `@compiledBinder` and the route decorators by the type
+ * Recognises `@Controller`, `@Middleware`, `@compiledBinder`, `@Sse` and the route decorators by the type
  * of the decorator expression: each returns a `KilnDecorator` whose phantom brand carries what it
  * declares as literal types. Aliases, re-exports and namespace imports work, and a decorator of the
  * application's own that happens to be called `Get` or `Controller` is never taken for Kiln's. A
@@ -35,6 +37,7 @@ export function recogniseKilnDecorator(tk: Toolkit, decorator: ts.Decorator): Ki
       case 'controller':
       case 'middleware':
       case 'hand-written-binder':
+      case 'eventStream':
         return imported;
       default:
         return undefined;
@@ -56,6 +59,8 @@ export function recogniseKilnDecorator(tk: Toolkit, decorator: ts.Decorator): Ki
       return { kind: 'middleware' };
     case 'binder':
       return { kind: 'hand-written-binder' };
+    case 'eventStream':
+      return { kind: 'eventStream' };
     default:
       return undefined;
   }

@@ -222,11 +222,11 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitMiddleware {
   const refuse = (req: KilnRequest, resetTime: number, now: number, limit: number): unknown => {
     const retryAfter = Math.max(1, Math.ceil((resetTime - now) / 1000));
     if (retryAfterHeader) req.setResponseHeader('Retry-After', String(retryAfter));
-    if (handler === undefined) return tooManyRequests(retryAfter);
+    if (handler === undefined) return tooManyRequests(req, retryAfter);
     const result = handler(req, limit, 0, resetTime);
     return isPromiseLike(result)
-      ? Promise.resolve(result).then((value) => handlerResponse(value, retryAfter))
-      : handlerResponse(result, retryAfter);
+      ? Promise.resolve(result).then((value) => handlerResponse(req, value, retryAfter))
+      : handlerResponse(req, result, retryAfter);
   };
 
   // hot path: the recorded headers and no allocation beyond their strings

@@ -105,7 +105,7 @@ for (const runtime of runtimes) {
     try {
       const three = async (path: string) =>
         (answers[path] = [await ask(served.base, path, 'c1'), await ask(served.base, path, 'c1'), await ask(served.base, path, 'c1')]);
-      // The sliding log on Redis's clock: the reset is the first request + 60 s (Date.now is frozen, so exact).
+      // The sliding log on the given (frozen) clock: the reset is the first request + 60 s, exactly.
       for (const path of ['/log/ioredis', '/log/redis']) {
         assert.equal(await three(path), [ok('1', '1767225690'), ok('0', '1767225690'), refused(60)], `${runtime} ${path}`);
       }
@@ -114,20 +114,23 @@ for (const runtime of runtimes) {
       for (const path of ['/counter/ioredis', '/counter/redis']) {
         assert.equal(await three(path), [ok('1', '1767225720'), ok('0', '1767225690'), refused(60)], `${runtime} ${path}`);
       }
-      // The counter on Redis's own clock (TIME once, then the learned offset): the window's position
-      // is the real one, so the wait is whatever it is, but every figure agrees with it.
-      const onRedisClock = await three('/counter/redis-clock');
-      assert.equal(
-        onRedisClock.map((a) => [a.status, a.headers['ratelimit-remaining']]),
-        [
-          [200, '1'],
-          [200, '0'],
-          [429, '0'],
-        ],
-      );
-      const wait = Number(onRedisClock[2]!.headers['retry-after']);
-      assert.ok(wait >= 1 && wait <= 120, `Retry-After ${wait}`);
-      assert.equal(onRedisClock[2], refused(wait));
+      // Both algorithms on Redis's own clock (TIME): real seconds pass between the three requests (more
+      // than one on a loaded machine), so the wait is whatever it is, but every figure agrees with it.
+      for (const path of ['/log/redis-clock', '/counter/redis-clock']) {
+        const onRedisClock = await three(path);
+        assert.equal(
+          onRedisClock.map((a) => [a.status, a.headers['ratelimit-remaining']]),
+          [
+            [200, '1'],
+            [200, '0'],
+            [429, '0'],
+          ],
+          `${runtime} ${path}`,
+        );
+        const wait = Number(onRedisClock[2]!.headers['retry-after']);
+        assert.ok(wait >= 1 && wait <= 120, `${runtime} ${path}: Retry-After ${wait}`);
+        assert.equal(onRedisClock[2], refused(wait), `${runtime} ${path}`);
+      }
       // The counter holds one key of three numbers, counted on Redis.
       assert.match(String(await admin!.get(`${prefix}counter-ioredis:{c1}`)), /^\d+ 0 2$/);
       // Redis gone: after timeoutMs (100) the request passes uncounted without headers, or gets the limiter's 429.
@@ -157,13 +160,13 @@ for (const runtime of runtimes) {
   });
 }
 
-redisTest('every runtime answered as Node did (the counter on the Redis clock aside: its wait is the real window position)', () => {
+redisTest('every runtime answered as Node did (the limiters on the Redis clock aside: their wait is the real window position)', () => {
   const node = answersOf.node;
   assert.ok(node !== undefined, 'Node answered');
   for (const runtime of ['bun', 'deno'] as const) {
     const theirs = answersOf[runtime];
     assert.ok(theirs !== undefined, `${runtime} answered`);
-    for (const path of Object.keys(node)) if (path !== '/counter/redis-clock') assert.equal(theirs[path], node[path], `${runtime} ${path}`);
+    for (const path of Object.keys(node)) if (!path.endsWith('/redis-clock')) assert.equal(theirs[path], node[path], `${runtime} ${path}`);
   }
 });
 

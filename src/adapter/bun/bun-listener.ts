@@ -41,7 +41,7 @@ function bunMaxHeadBytes(): number {
 }
 
 export const startBunListener: StartListener = async (target, port, host) => {
-  const { limits, serve } = target;
+  const { limits, serve, errors } = target;
   const { maxHeaderSize, maxHeadersCount } = limits;
   const bun = (globalThis as unknown as { Bun: BunRuntime }).Bun;
   // Bun's one idle timeout (whole seconds, at most 255) stands for Node's headersTimeout and keepAliveTimeout.
@@ -57,7 +57,7 @@ export const startBunListener: StartListener = async (target, port, host) => {
     // Limits at or above Bun's own are enforced by Bun before a request gets here: then no request pays for counting its head.
     fetch:
       maxHeaderSize < bunMaxHeadBytes() || maxHeadersCount < bunMaxHeaderLines
-        ? (request) => headLimitProblem(request, maxHeadersCount, maxHeaderSize) ?? serve(request, addressOf)
+        ? (request) => headLimitProblem(request, maxHeadersCount, maxHeaderSize, errors) ?? serve(request, addressOf)
         : (request) => serve(request, addressOf),
   });
   return {

@@ -2,7 +2,7 @@
 // count) apply in the pipeline as on Node; Deno.serve has no timeout options and cannot cut a
 // connection, so headersTimeout, requestTimeout and keepAliveTimeout are the runtime's, and
 // close() stops waiting after shutdownTimeout (docs/guide/runtimes.md lists what differs).
-import { errorBody } from '../../response/error-body.js';
+import type { ErrorFormat } from '../../response/error-format.js';
 import { headLimitProblem } from '../head-limits.js';
 import type { Listening, SocketAddressOf, StartListener } from '../listener.js';
 
@@ -26,15 +26,15 @@ interface DenoRuntime {
 const remoteHostname: SocketAddressOf = (_request, info) => (info as DenoRequestInfo).remoteAddr.hostname;
 
 /** The answer to a request that arrives while close() drains the ones in flight. */
-function shuttingDown(): Response {
-  return new Response(errorBody(503, 'The server is shutting down'), {
+function shuttingDown(errors: ErrorFormat): Response {
+  return new Response(errors.body(503, 'The server is shutting down'), {
     status: 503,
-    headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
+    headers: { 'content-type': errors.contentType, connection: 'close' },
   });
 }
 
 export const startDenoListener: StartListener = async (target, port, host) => {
-  const { limits, serve } = target;
+  const { limits, serve, errors } = target;
   const { maxHeaderSize, maxHeadersCount } = limits;
   const deno = (globalThis as unknown as { Deno: DenoRuntime }).Deno;
   // Deno's shutdown() makes the bodies of requests in flight unreadable ("resource unavailable"):
@@ -47,8 +47,8 @@ export const startDenoListener: StartListener = async (target, port, host) => {
     // Deno.serve's default onListen prints a line; listen() resolves with the address instead.
     { port, hostname: host, reusePort: target.reusePort, onListen: () => {} },
     (request, info) => {
-      if (closing) return shuttingDown();
-      const answer = headLimitProblem(request, maxHeadersCount, maxHeaderSize) ?? serve(request, remoteHostname, info);
+      if (closing) return shuttingDown(errors);
+      const answer = headLimitProblem(request, maxHeadersCount, maxHeaderSize, errors) ?? serve(request, remoteHostname, info);
       if (!(answer instanceof Promise)) return answer;
       inFlight++;
       return answer.finally(() => {

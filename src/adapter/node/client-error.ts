@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { errorBody } from '../../response/error-body.js';
+import type { ErrorFormat } from '../../response/error-format.js';
 import { reasonPhrase } from '../../response/reason-phrase.js';
 
 interface ParserError extends Error {
@@ -25,18 +25,18 @@ function messageFor(status: number): string {
 
 /**
  * Answers a request Node's parser rejected (malformed syntax, headers too large, too slow) with
- * the usual JSON error body, then closes the connection: after a parse error the byte stream
+ * the server's error body, then closes the connection: after a parse error the byte stream
  * cannot be trusted for another request. Nothing of the request is echoed back.
  */
-export function answerClientError(error: ParserError, socket: Socket): void {
+export function answerClientError(errors: ErrorFormat, error: ParserError, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
   const status = statusFor(error);
-  const body = errorBody(status, messageFor(status));
+  const body = errors.body(status, messageFor(status));
   socket.end(
-    `HTTP/1.1 ${status} ${reasonPhrase(status)}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${status} ${reasonPhrase(status)}\r\ncontent-type: ${errors.contentType}\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
   socket.destroySoon?.();

@@ -2,11 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestCore, RequestOptions } from '../../request/kiln-request.js';
 import { isMultipart } from '../../request/body-parser.js';
 import { bodyTooLarge } from '../../request/body-limit.js';
-import { errorBody } from '../../response/error-body.js';
 import { closeInStages } from './lingering-close.js';
 import { NodeRequest } from './node-request.js';
 import { headProblem } from './request-head.js';
-import { writeError, writeJson, writeResult } from './node-response.js';
+import { writeError, writeErrorAnswer, writeResult } from './node-response.js';
 
 /** What the Node entry points need of the application `createServer` assembles. */
 export interface NodeApplication {
@@ -39,10 +38,7 @@ export function nodeHandlers(app: NodeApplication): NodeHandlers {
     if (!started) {
       ready.then(
         () => handler(incoming, response),
-        () =>
-          response
-            .writeHead(503, { 'content-type': 'application/json; charset=utf-8' })
-            .end(errorBody(503, 'The application failed to start')),
+        () => writeErrorAnswer(response, options.errors, 503, 'The application failed to start'),
       );
       return;
     }
@@ -50,7 +46,7 @@ export function nodeHandlers(app: NodeApplication): NodeHandlers {
     if (problem !== undefined) {
       // The head cannot be trusted, so neither can the rest of the connection.
       response.setHeader('connection', 'close');
-      writeJson(response, problem.status, errorBody(problem.status, problem.message));
+      writeErrorAnswer(response, options.errors, problem.status, problem.message);
       return;
     }
     const req = new NodeRequest(incoming, response, options);
@@ -77,7 +73,7 @@ export function nodeHandlers(app: NodeApplication): NodeHandlers {
       response.setHeader('connection', 'close');
       // A client may send the body anyway: it is drained, so that the 413 is read, not reset.
       closeInStages(incoming);
-      writeJson(response, 413, errorBody(413, bodyTooLarge(limit).message));
+      writeErrorAnswer(response, options.errors, 413, bodyTooLarge(limit).message);
       return;
     }
     // A head that handler() refuses gets its error without a 100 first.

@@ -2,14 +2,15 @@
 // only, and it takes node:http from the runtime rather than importing it, so that no bundle of an
 // app (a Worker's included) carries a `node:` import.
 import type * as Http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { answerClientError } from './client-error.js';
 import { refuseConnect, refuseExpectation, refuseUpgrade } from './protocol-refusals.js';
 import type { Listening, StartListener } from '../listener.js';
 import { optionalNodeBuiltin } from '../../node-builtin.js';
 
 export const startNodeListener: StartListener = (target, port, host) => {
-  const { limits, handler, checkContinue } = target;
+  const { limits, handler, checkContinue, errors } = target;
   const { headersTimeout, requestTimeout, keepAliveTimeout, maxHeaderSize, maxHeadersCount } = limits;
   const http = optionalNodeBuiltin<typeof Http>('node:http')!;
   const server = http.createServer(
@@ -25,11 +26,13 @@ export const startNodeListener: StartListener = (target, port, host) => {
     },
     handler,
   );
-  server.on('clientError', answerClientError);
-  server.on('upgrade', refuseUpgrade);
-  server.on('connect', refuseConnect);
+  server.on('clientError', (error: Error, socket: Socket) => answerClientError(errors, error, socket));
+  server.on('upgrade', (request: Http.IncomingMessage, socket: Duplex) => refuseUpgrade(errors, request, socket));
+  server.on('connect', (request: Http.IncomingMessage, socket: Duplex) => refuseConnect(errors, request, socket));
   server.on('checkContinue', checkContinue);
-  server.on('checkExpectation', refuseExpectation);
+  server.on('checkExpectation', (request: Http.IncomingMessage, response: Http.ServerResponse) =>
+    refuseExpectation(errors, request, response),
+  );
   // One line more than the limit is kept, so that headProblem can tell "more" from "exactly".
   server.maxHeadersCount = maxHeadersCount + 1;
   return new Promise<Listening>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../../http-error.js';
-import { kCloseConnection, kOversizedBody, kSendTimeout, kWhenAnswered } from '../../symbols.js';
+import { kCloseConnection, kOversizedBody, kProtocolVersion, kWhenAnswered } from '../../symbols.js';
 import { bodyTooLarge } from '../../request/body-limit.js';
 import { refusedStream } from '../../request/body-stream.js';
 import { NodeHeaders, protoHeader } from './node-headers.js';
@@ -28,15 +28,14 @@ export class NodeRequest extends RequestCore {
     this.response = response;
   }
 
-  /** See `sendTimeout` in the server configuration. */
-  get [kSendTimeout](): number {
-    return this.options.sendTimeout;
-  }
-
   /** Node emits 'close' on every response: once it is sent, or when the connection ends first. */
   override [kWhenAnswered](listener: AnsweredListener): void {
     const response = this.response;
     response.on('close', () => listener(response.statusCode, response.writableFinished));
+  }
+
+  override get [kProtocolVersion](): string {
+    return this.incoming.httpVersion;
   }
 
   get headers(): Headers {

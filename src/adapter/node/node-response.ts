@@ -1,10 +1,11 @@
 import type { ServerResponse } from 'node:http';
-import { kCloseConnection, kReport, kResponseHeaders } from '../../symbols.js';
+import { kCloseConnection, kErrorFormat, kReport, kResponseHeaders } from '../../symbols.js';
 import { sendWhole } from './whole-answer.js';
 import type { NodeRequest } from './node-request.js';
 import { isPromiseLike } from '../../is-promise-like.js';
 import { kilnError } from '../../kiln-error.js';
 import { errorOutcome } from '../../response/error-body.js';
+import type { ErrorFormat } from '../../response/error-format.js';
 import { isSendableStatus } from '../../response/header-rules.js';
 import { jsonContentType, serialize, valueStatus } from '../../response/json-body.js';
 import { writeWebResponse } from './web-response-to-node.js';
@@ -26,20 +27,22 @@ function appendRecorded(req: NodeRequest, headers: string[]): string[] {
 }
 
 /**
- * Writes one of Kiln's own JSON answers that come before any request object exists (a head that
- * cannot be trusted, a 100-continue refused, an Expect nobody meets): every header is Kiln's, and
- * the body is a few hundred bytes, which a socket's buffer always takes at once.
+ * Writes one of Kiln's own error answers that come before any request object exists (a head that
+ * cannot be trusted, a 100-continue refused, an Expect nobody meets), in the server's error
+ * format: every header is Kiln's, and the body is a few hundred bytes, which a socket's buffer
+ * always takes at once.
  */
-export function writeJson(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, ['content-type', jsonContentType, 'content-length', String(Buffer.byteLength(body))]);
+export function writeErrorAnswer(res: ServerResponse, errors: ErrorFormat, status: number, message: string): void {
+  const body = errors.body(status, message);
+  res.writeHead(status, ['content-type', errors.contentType, 'content-length', String(Buffer.byteLength(body))]);
   res.end(body);
 }
 
 // hot path: a plain return value or an error, with the request's recorded headers
-function writeRequestJson(req: NodeRequest, status: number, body: string | undefined): void {
+function writeRequestJson(req: NodeRequest, status: number, body: string | undefined, contentType = jsonContentType): void {
   try {
     if (!isSendableStatus(status)) throw kilnError('KILN042', 'routeStatus', req.method, req.path, String(status));
-    sendWhole(req, status, appendRecorded(req, body === undefined ? [] : ['content-type', jsonContentType]), body);
+    sendWhole(req, status, appendRecorded(req, body === undefined ? [] : ['content-type', contentType]), body);
   } catch (error) {
     answerWriteFailure(req, error);
   }
@@ -53,9 +56,10 @@ export function writeError(req: NodeRequest, error: unknown): void {
     res.destroy();
     return;
   }
-  const outcome = errorOutcome(error);
+  const format = req[kErrorFormat];
+  const outcome = errorOutcome(error, format, req.path);
   if (outcome.unexpected) req[kReport](outcome.reported);
-  writeRequestJson(req, outcome.status, outcome.body);
+  writeRequestJson(req, outcome.status, outcome.body, format.contentType);
 }
 
 // hot path: a plain return value becomes one writeHead + end

@@ -1,24 +1,23 @@
 import { reasonPhrase } from '../../response/reason-phrase.js';
 import type { Duplex } from 'node:stream';
-import { errorBody } from '../../response/error-body.js';
-import { jsonContentType } from '../../response/json-body.js';
+import type { ErrorFormat } from '../../response/error-format.js';
 
 /**
- * Writes a complete JSON error answer straight to a socket that Node's HTTP machinery has let go
+ * Writes a complete error answer (in the server's error format) straight to a socket that Node's HTTP machinery has let go
  * of (a parse error, an Upgrade or a CONNECT nobody accepts), then closes it: the bytes after such
  * a head belong to no request Kiln can read. `extra` is a list of further header lines.
  */
-export function answerOnSocket(socket: Duplex, status: number, message: string, extra: readonly string[] = []): void {
+export function answerOnSocket(socket: Duplex, errors: ErrorFormat, status: number, message: string, extra: readonly string[] = []): void {
   // Node removes its own listeners from a socket it hands over: a reset must not become an uncaught error.
   if (socket.listenerCount('error') === 0) socket.on('error', () => socket.destroy());
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const body = errorBody(status, message);
+  const body = errors.body(status, message);
   const head = [
     `HTTP/1.1 ${status} ${reasonPhrase(status)}`,
-    `content-type: ${jsonContentType}`,
+    `content-type: ${errors.contentType}`,
     `content-length: ${Buffer.byteLength(body)}`,
     'connection: close',
     ...extra,

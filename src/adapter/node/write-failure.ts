@@ -1,12 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { NodeRequest } from './node-request.js';
-import { kCloseConnection, kReport } from '../../symbols.js';
-import { errorBody } from '../../response/error-body.js';
-import { jsonContentType } from '../../response/json-body.js';
+import { kCloseConnection, kErrorFormat, kReport } from '../../symbols.js';
+import type { ErrorFormat } from '../../response/error-format.js';
 import { closeInStages } from './lingering-close.js';
-
-const internalBody = errorBody(500, 'Internal Server Error');
-const internalLength = String(Buffer.byteLength(internalBody));
 
 /**
  * The last resort when a response cannot be written as built (a header or status Node refuses, a
@@ -17,21 +13,23 @@ const internalLength = String(Buffer.byteLength(internalBody));
 export function answerWriteFailure(req: NodeRequest, error: unknown): void {
   req[kReport](error);
   if (req[kCloseConnection]) closeInStages(req.incoming);
-  bareInternalError(req.response, req[kCloseConnection]);
+  bareInternalError(req.response, req[kCloseConnection], req[kErrorFormat]);
 }
 
 /** A 500 with only Kiln's own headers, or a cut connection when the head was already sent. */
-export function bareInternalError(res: ServerResponse, close: boolean): void {
+export function bareInternalError(res: ServerResponse, close: boolean, errors: ErrorFormat): void {
   try {
     if (res.headersSent) {
       res.destroy();
       return;
     }
     for (const name of res.getHeaderNames()) res.removeHeader(name);
-    const headers = ['content-type', jsonContentType, 'content-length', internalLength];
+    // No instance: the path is one more thing that might be what failed to be written.
+    const body = errors.body(500, 'Internal Server Error');
+    const headers = ['content-type', errors.contentType, 'content-length', String(Buffer.byteLength(body))];
     if (close) headers.push('connection', 'close');
     res.writeHead(500, 'Internal Server Error', headers);
-    res.end(internalBody);
+    res.end(body);
   } catch {
     res.destroy();
   }

@@ -12,7 +12,7 @@ const bundles = join(root, 'build', 'runtimes-conformance');
 const installer = pathToFileURL(join(root, 'test', 'runtimes', 'install-runtimes.mjs')).href;
 export const { runtimeBinary } = (await import(installer)) as { runtimeBinary: (name: string) => string };
 export type RuntimeName = 'node20' | 'node26' | 'bun' | 'deno' | 'workerd';
-export type Mode = 'strict' | 'loose';
+export type Mode = 'strict' | 'loose' | 'problem';
 
 export interface ServedRuntime {
   readonly name: RuntimeName;
@@ -30,7 +30,9 @@ export async function bundleEntries(): Promise<void> {
   symlinkSync(root, join(linked, 'core'), 'dir');
   const { build } = await import('esbuild');
   await build({
-    entryPoints: ['listen', 'worker-strict', 'worker-loose'].map((name) => join(root, 'test', 'runtimes', 'entries', `${name}.mjs`)),
+    entryPoints: ['listen', 'worker-strict', 'worker-loose', 'worker-problem'].map((name) =>
+      join(root, 'test', 'runtimes', 'entries', `${name}.mjs`),
+    ),
     outdir: bundles,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -81,7 +83,11 @@ async function listening(name: RuntimeName, command: string, args: readonly stri
   const ports = JSON.parse(match[1]!) as Record<Mode, number>;
   return {
     name,
-    bases: { strict: `http://127.0.0.1:${ports.strict}`, loose: `http://127.0.0.1:${ports.loose}` },
+    bases: {
+      strict: `http://127.0.0.1:${ports.strict}`,
+      loose: `http://127.0.0.1:${ports.loose}`,
+      problem: `http://127.0.0.1:${ports.problem}`,
+    },
     output,
     stop: () => child.kill('SIGKILL'),
   };
@@ -136,10 +142,15 @@ ${names.map((name, i) => `const worker${i} :Workerd.Worker = ${worker(name)};`).
   return { bases, output, stop: () => child.kill('SIGKILL') };
 }
 
-/** workerd serving both worker modules of the conformance app. */
+/** workerd serving the three worker modules of the conformance app. */
 async function workerd(): Promise<ServedRuntime> {
-  const served = await serveWorkers({ strict: 'worker-strict.mjs', loose: 'worker-loose.mjs' }, bundles);
-  return { name: 'workerd', bases: { strict: served.bases.strict!, loose: served.bases.loose! }, output: served.output, stop: served.stop };
+  const served = await serveWorkers({ strict: 'worker-strict.mjs', loose: 'worker-loose.mjs', problem: 'worker-problem.mjs' }, bundles);
+  return {
+    name: 'workerd',
+    bases: { strict: served.bases.strict!, loose: served.bases.loose!, problem: served.bases.problem! },
+    output: served.output,
+    stop: served.stop,
+  };
 }
 
 /** Starts the app on one runtime (installing the runtime first when it is missing). */

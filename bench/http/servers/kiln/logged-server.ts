@@ -1,11 +1,15 @@
 // Kiln with requestLogger() (pino writing one line per request to a file in the temp folder): the
 // cost of request logging on route (b), next to the plain Kiln server.
-// Usage: node logged-server.js <port>
+// Usage: node logged-server.js <port> [--sink file|null|noop]
+// `--sink null` writes pino's lines to /dev/null (no file system), `--sink noop` gives
+// requestLogger() a logger that drops every line (Kiln's own share of the cost).
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKilnApp } from './app.js';
 
 const port = Number(process.argv[2]);
-const logFile = join(tmpdir(), `kiln-bench-requests-${process.pid}.log`);
-const app = await createKilnApp({ logFile });
+const sinkAt = process.argv.indexOf('--sink');
+const sink = sinkAt === -1 ? 'file' : process.argv[sinkAt + 1];
+const logFile = sink === 'null' ? '/dev/null' : join(tmpdir(), `kiln-bench-requests-${process.pid}.log`);
+const app = await createKilnApp({ logFile, dropLines: sink === 'noop' });
 await app.listen(port, '127.0.0.1');

@@ -47,11 +47,11 @@ const unreachable = (failOpen: boolean) =>
 
 @Controller('/')
 class Limited {
-  @Get('/log/ioredis', limiter(ioredis, 'log-ioredis'))
+  @Get('/log/ioredis', limiter(ioredis, 'log-ioredis', { fakeClock: true }))
   logIoredis() {
     return { ok: true };
   }
-  @Get('/log/redis', limiter(nodeRedis, 'log-redis'))
+  @Get('/log/redis', limiter(nodeRedis, 'log-redis', { fakeClock: true }))
   logRedis() {
     return { ok: true };
   }
@@ -61,6 +61,10 @@ class Limited {
   }
   @Get('/counter/redis', limiter(nodeRedis, 'counter-redis', { algorithm: 'sliding-window-counter', fakeClock: true }))
   counterRedis() {
+    return { ok: true };
+  }
+  @Get('/log/redis-clock', limiter(nodeRedis, 'log-redis-clock'))
+  logRedisClock() {
     return { ok: true };
   }
   @Get('/counter/redis-clock', limiter(ioredis, 'counter-redis-clock', { algorithm: 'sliding-window-counter' }))
