@@ -56,3 +56,5 @@ export const kProblemMembers = Symbol('kiln.problemMembers');
 export const kProtocolVersion = Symbol('kiln.protocolVersion');
 /** The request's server span, set when `telemetry` is on: its exception record and the log lines' trace ids. */
 export const kRequestSpan = Symbol('kiln.requestSpan');
+/** Whether the server is closing now (`close()` began): every answer then carries `Connection: close`. */
+export const kServerClosing = Symbol('kiln.serverClosing');

@@ -23,6 +23,7 @@ import {
   kErrorFormat,
   kProtocolVersion,
   kRequestSpan,
+  kServerClosing,
 } from '../symbols.js';
 import type { ErrorFormat } from '../response/error-format.js';
 import { errorOutcome } from '../response/error-body.js';
@@ -283,6 +284,11 @@ export abstract class RequestCore implements KilnRequest {
       this.#log = this.options.logger.child(trace === undefined ? { reqId: this.id } : { reqId: this.id, ...trace });
     }
     return this.#log;
+  }
+
+  /** Whether `close()` has begun, read when the answer is made (a request in flight then is answered with `Connection: close` too). */
+  get [kServerClosing](): boolean {
+    return this.options.lifecycle.closing;
   }
 
   /** The HTTP version (`1.1`), where the transport tells it. */

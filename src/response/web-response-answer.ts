@@ -4,7 +4,8 @@
 // more) for one behind a promise.
 import type { RequestCore } from '../request/kiln-request.js';
 import { platformResponse, platformSendsResponses } from './platform-response.js';
-import { kAnswered, kRemoveUploads } from '../symbols.js';
+import { kAnswered, kRemoveUploads, kServerClosing } from '../symbols.js';
+import { withConnectionClose } from './connection-close.js';
 import { encodedWebResponse, errorToWebResponse, finalWebResponse, valueToWebResponse } from './web-response.js';
 
 /** What a handler's or middleware's value becomes; a failure to build it is answered as an error. */
@@ -29,7 +30,9 @@ function answered(req: RequestCore, response: Response): Response | Promise<Resp
 
 function told(req: RequestCore, response: Response): Response {
   req[kAnswered](response.status);
-  return platformSendsResponses ? platformResponse(response) : response;
+  if (!platformSendsResponses) return response;
+  // Bun and Deno send it: while the server closes, the client is told not to come back on this connection.
+  return req[kServerClosing] ? withConnectionClose(platformResponse(response)) : platformResponse(response);
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -5,6 +5,7 @@ import type { CompiledRoute } from '../app/route-table.js';
 import type { MiddlewareFunction } from '../middleware.js';
 import type { RequestCore } from '../request/kiln-request.js';
 import type { RouteDecision } from '../router/route-decision.js';
+import type { RouteInfo } from '../router/route-info.js';
 import { kProtocolVersion, kRequestSpan, kWhenAnswered } from '../symbols.js';
 import { kilnError } from '../kiln-error.js';
 import {
@@ -36,6 +37,7 @@ const headerGetter: TelemetryHeaderGetter = {
 };
 
 const instrumentationScope = '@kiln/core';
+const invalidTraceId = '00000000000000000000000000000000';
 
 function isApi(api: unknown): api is OpenTelemetryApi {
   const given = api as Partial<Record<keyof OpenTelemetryApi, Record<string, unknown>>> | null;
@@ -45,24 +47,46 @@ function isApi(api: unknown): api is OpenTelemetryApi {
     typeof given.context?.with === 'function' &&
     typeof given.context.active === 'function' &&
     typeof given.propagation?.extract === 'function' &&
+    typeof given.propagation.fields === 'function' &&
     typeof given.metrics?.getMeter === 'function'
   );
 }
 
-/** The span a request runs in, with the routed request's attributes. */
-function startAttributes(req: RequestCore, method: string): TelemetryAttributes {
-  const route = req.route;
+/** What every request of one route (or of no route) starts its span with: computed once. */
+interface RouteTelemetry {
+  readonly name: string;
+  readonly route: string | undefined;
+  readonly controller: string | undefined;
+  readonly handler: string | undefined;
+  readonly functionName: string | undefined;
+}
+
+function describeRoute(method: string, route: RouteInfo | undefined): RouteTelemetry {
+  if (route === undefined)
+    return { name: spanName(method, undefined), route: undefined, controller: undefined, handler: undefined, functionName: undefined };
+  const controller = route.controller.name;
+  return {
+    name: spanName(method, route.path),
+    route: route.path,
+    controller,
+    handler: route.handler,
+    functionName: `${controller}.${route.handler}`,
+  };
+}
+
+/** The span's attributes at its start (what a sampler sees): the routed request's. */
+function startAttributes(req: RequestCore, method: string, described: RouteTelemetry): TelemetryAttributes {
   const attributes: TelemetryAttributes = {
     'http.request.method': method,
     'url.path': req.path,
     'url.scheme': req.protocol,
   };
   if (method === '_OTHER') attributes['http.request.method_original'] = req.method;
-  if (route !== undefined) {
-    attributes['http.route'] = route.path;
-    attributes['kiln.controller'] = route.controller.name;
-    attributes['kiln.handler'] = route.handler;
-    attributes['code.function.name'] = `${route.controller.name}.${route.handler}`;
+  if (described.route !== undefined) {
+    attributes['http.route'] = described.route;
+    attributes['kiln.controller'] = described.controller;
+    attributes['kiln.handler'] = described.handler;
+    attributes['code.function.name'] = described.functionName;
   }
   return attributes;
 }
@@ -84,6 +108,9 @@ export class RequestTelemetry {
   readonly #api: OpenTelemetryApi;
   readonly #tracer: TelemetryTracer | undefined;
   readonly #duration: TelemetryHistogram | undefined;
+  /** Each route's span name and attributes, by method (a route answers GET and HEAD), and those of no route. */
+  readonly #described = new WeakMap<RouteInfo, Map<string, RouteTelemetry>>();
+  readonly #unrouted = new Map<string, RouteTelemetry>();
 
   constructor(options: TelemetryOptions) {
     if (options === null || typeof options !== 'object') throw kilnError('KILN054', 'options');
@@ -118,9 +145,11 @@ export class RequestTelemetry {
       req[kWhenAnswered]((status) => this.#measure(req, method, status, started, undefined));
       return run(req, chain, decision);
     }
-    const parent = api.propagation.extract(api.context.active(), req.headers, headerGetter);
-    const attributes = startAttributes(req, method);
-    const span = tracer.startSpan(spanName(method, req.route?.path), { kind: spanKindServer, attributes }, parent);
+    const active = api.context.active();
+    // Without a registered propagator (no fields to read), there is nothing to extract.
+    const parent = api.propagation.fields().length === 0 ? active : api.propagation.extract(active, req.headers, headerGetter);
+    const described = this.#describe(method, req.route);
+    const span = tracer.startSpan(described.name, { kind: spanKindServer, attributes: startAttributes(req, method, described) }, parent);
     const requestSpan = new RequestSpan(span, started);
     req[kRequestSpan] = requestSpan;
     if (span.isRecording()) requestDetails(req, requestSpan);
@@ -128,7 +157,23 @@ export class RequestTelemetry {
       this.#end(requestSpan, status);
       this.#measure(req, method, status, started, requestSpan.errorType);
     });
+    // A span without a trace (a no-op tracer, no caller's traceparent) has nothing to hand on to children.
+    if (span.spanContext().traceId === invalidTraceId) return run(req, chain, decision);
     return api.context.with(api.trace.setSpan(parent, span), run, undefined, req, chain, decision);
+  }
+
+  #describe(method: string, route: RouteInfo | undefined): RouteTelemetry {
+    let byMethod = route === undefined ? this.#unrouted : this.#described.get(route);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      this.#described.set(route!, byMethod);
+    }
+    let described = byMethod.get(method);
+    if (described === undefined) {
+      described = describeRoute(method, route);
+      byMethod.set(method, described);
+    }
+    return described;
   }
 
   #end(requestSpan: RequestSpan, status: number): void {

@@ -70,6 +70,8 @@ export interface OpenTelemetryApi {
   };
   readonly propagation: {
     extract(context: TelemetryContext, carrier: Headers, getter: TelemetryHeaderGetter): TelemetryContext;
+    /** The headers the registered propagator reads: none without one. */
+    fields(): string[];
   };
   readonly metrics: {
     getMeter(name: string, version?: string): TelemetryMeter;
