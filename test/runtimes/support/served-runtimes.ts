@@ -19,6 +19,8 @@ export interface ServedRuntime {
   readonly bases: Readonly<Record<Mode, string>>;
   output(): string;
   stop(): void;
+  /** Sends SIGTERM: the listen entry closes its apps (app.close()); nothing on workerd. */
+  terminate(): void;
 }
 
 /** The build of the app as one module per entry: what a user deploys to each runtime. */
@@ -41,7 +43,7 @@ export async function bundleEntries(): Promise<void> {
     // runtimes that read uploads (Node, Bun, Deno).
     platform: 'neutral',
     mainFields: ['module', 'main'],
-    external: ['node:*', '@fastify/busboy'],
+    external: ['node:*', '@fastify/busboy', 'ws'],
     format: 'esm',
     target: 'es2022',
     logLevel: 'warning',
@@ -90,6 +92,7 @@ async function listening(name: RuntimeName, command: string, args: readonly stri
     },
     output,
     stop: () => child.kill('SIGKILL'),
+    terminate: () => child.kill('SIGTERM'),
   };
 }
 
@@ -150,6 +153,7 @@ async function workerd(): Promise<ServedRuntime> {
     bases: { strict: served.bases.strict!, loose: served.bases.loose!, problem: served.bases.problem! },
     output: served.output,
     stop: served.stop,
+    terminate: () => {},
   };
 }
 
