@@ -10,7 +10,7 @@ import { OperationNames } from './operation-naming.cjs';
 import { operationObject } from './operation-object.cjs';
 import { findOperationSources } from './operation-sources.cjs';
 import type { JsonSchema, OpenApiInfo, OperationObject } from './openapi-types.cjs';
-import { errorBodyComponent, errorBodySchema } from './response-objects.cjs';
+import { errorComponents, type ErrorsFormat } from './response-objects.cjs';
 import { isPendingSchema, TypeSchemas, type PendingSchema, type loadTypiaCore } from './type-schemas.cjs';
 
 export interface OpenApiDocument {
@@ -40,6 +40,8 @@ export interface OpenApiDocumentOptions {
   readonly program: ProgramModel;
   readonly typia: NonNullable<ReturnType<typeof loadTypiaCore>>;
   readonly head: DocumentHead;
+  /** How error answers are written: Kiln's error body (the default) or problem details. */
+  readonly errors?: ErrorsFormat;
 }
 
 type Paths = Record<string, Record<string, OperationObject>>;
@@ -72,17 +74,17 @@ function writeSchemas(schemas: TypeSchemas, tk: ProgramToolkit, diagnostics: ts.
 }
 
 /** Writes the document of every route of the program. */
-export function buildOpenApiDocument({ tk, program, typia, head }: OpenApiDocumentOptions): DocumentAnswer {
+export function buildOpenApiDocument({ tk, program, typia, head, errors = 'json' }: OpenApiDocumentOptions): DocumentAnswer {
   const diagnostics: ts.Diagnostic[] = [];
   const schemas = new TypeSchemas(typia, tk.ts, tk.checker);
   const names = new OperationNames();
   const paths: Paths = {};
   for (const source of findOperationSources(tk, program)) {
-    const operation = operationObject(source, { tk, schemas, names, diagnostics });
+    const operation = operationObject(source, { tk, schemas, names, errors, diagnostics });
     if (operation !== undefined) (paths[openApiPath(source.path!)] ??= {})[source.method.toLowerCase()] = operation;
   }
   const written = writeSchemas(schemas, tk, diagnostics);
-  const components: Record<string, JsonSchema> = { ...written.components, [errorBodyComponent]: errorBodySchema };
+  const components: Record<string, JsonSchema> = { ...written.components, ...errorComponents(errors) };
   const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: head.info,

@@ -9,6 +9,7 @@ import type { OperationSource } from './operation-sources.cjs';
 import type { OperationObject } from './openapi-types.cjs';
 import { type InputMethod, requestInputs } from './request-inputs.cjs';
 import { type DeclaredError, readDocComment } from './route-doc-comment.cjs';
+import type { ErrorsFormat } from './response-objects.cjs';
 import type { TypeSchemas } from './type-schemas.cjs';
 
 export interface OperationObjectOptions {
@@ -16,6 +17,8 @@ export interface OperationObjectOptions {
   readonly schemas: TypeSchemas;
   /** The operationIds and tags of the routes written before this one. */
   readonly names: OperationNames;
+  /** How error answers are written: Kiln's error body or problem details. */
+  readonly errors: ErrorsFormat;
   readonly diagnostics: ts.Diagnostic[];
 }
 

@@ -4,11 +4,11 @@ import type * as ts from 'typescript';
 import { diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import { kilnDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import type { ProgramToolkit } from '../toolkit.cjs';
-import { declaredHttpError } from './declared-error.cjs';
+import { declaredHttpError, declaredProblem } from './declared-error.cjs';
 import type { OperationSource } from './operation-sources.cjs';
 import type { JsonSchema, ResponseObject } from './openapi-types.cjs';
 import type { RequestInputs } from './request-inputs.cjs';
-import { declaredErrorResponse, errorResponse, successResponses } from './response-objects.cjs';
+import { type DeclaredProblem, declaredErrorResponse, type ErrorsFormat, errorResponse, successResponses } from './response-objects.cjs';
 import type { DeclaredError } from './route-doc-comment.cjs';
 import { isUndescribable, type PendingSchema, type TypeSchemas } from './type-schemas.cjs';
 
@@ -26,6 +26,8 @@ export interface OperationResponsesOptions {
   readonly declaredResponses: readonly { readonly status: string; readonly description: string }[];
   /** What the route takes: it decides which of Kiln's own errors it may answer with. */
   readonly inputs: Pick<RequestInputs, 'canFail' | 'body'>;
+  /** How error answers are written: Kiln's error body or problem details. */
+  readonly errors: ErrorsFormat;
   readonly diagnostics: ts.Diagnostic[];
 }
 
@@ -47,13 +49,25 @@ function handlerResponses({ tk, schemas, source, where, produces, diagnostics }:
 }
 
 /** Adds the `@throws` HttpErrors (with their data's schema); a tag that names no HttpError status is reported. */
-function addDeclaredErrors(responses: Responses, { tk, schemas, where, declaredErrors, diagnostics }: OperationResponsesOptions): void {
+function addDeclaredErrors(
+  responses: Responses,
+  { tk, schemas, where, declaredErrors, errors, diagnostics }: OperationResponsesOptions,
+): void {
   for (const declared of declaredErrors) {
     const error = declaredHttpError(tk, declared);
     if (error === undefined) continue;
     if (typeof error === 'string') {
       diagnostics.push(kilnDiagnostic(tk.ts, declared.tag, diagnosticMessage('throwsNotAnHttpError', 'notAnHttpError', where, error)));
       continue;
+    }
+    let problem: DeclaredProblem | undefined;
+    if (errors === 'problem+json') {
+      const described = declaredProblem(tk, error, where);
+      if (!('dataIsObject' in described)) {
+        diagnostics.push(kilnDiagnostic(tk.ts, declared.type, described));
+        continue;
+      }
+      problem = described;
     }
     let data: JsonSchema | PendingSchema | undefined;
     if (error.data !== undefined) {
@@ -70,38 +84,40 @@ function addDeclaredErrors(responses: Responses, { tk, schemas, where, declaredE
       }
       data = added;
     }
-    responses[String(error.status)] ??= declaredErrorResponse(String(error.status), declared.description, data);
+    responses[String(error.status)] ??= declaredErrorResponse(String(error.status), declared.description, data, problem);
   }
 }
 
 /** Adds the `@response` tags: an error body from 400 on, a plain description below. */
-function addDeclaredResponses(responses: Responses, { declaredResponses }: OperationResponsesOptions): void {
+function addDeclaredResponses(responses: Responses, { declaredResponses, errors }: OperationResponsesOptions): void {
   for (const declared of declaredResponses) {
     responses[declared.status] ??=
       Number(declared.status) >= 400
-        ? errorResponse(declared.status, declared.description)
+        ? errorResponse(declared.status, declared.description, errors)
         : { description: declared.description || 'Success' };
   }
 }
 
 /** Adds the errors Kiln answers by itself: a failed conversion, a used-up rate limit, a body it refuses. */
-function addKilnErrors(responses: Responses, { source, inputs }: OperationResponsesOptions): void {
+function addKilnErrors(responses: Responses, { source, inputs, errors }: OperationResponsesOptions): void {
   if (inputs.canFail)
     responses['400'] ??= errorResponse(
       '400',
       'Bad Request: a parameter or the body failed conversion or validation (answered when the server runs with strictValidation)',
+      errors,
     );
-  if (source.rateLimited) responses['429'] ??= errorResponse('429', 'Too Many Requests: the rate limit of this route is used up');
+  if (source.rateLimited) responses['429'] ??= errorResponse('429', 'Too Many Requests: the rate limit of this route is used up', errors);
   // A body with files is read under the server's uploads limits, not maxBodySize.
   if (inputs.body === 'multipart') {
     responses['413'] ??= errorResponse(
       '413',
       "Payload Too Large: a file, a field or the whole body is past the server's uploads limits (maxFileSize, maxFieldSize, maxFiles, maxFields, maxTotalSize)",
+      errors,
     );
-    responses['415'] ??= errorResponse('415', 'Unsupported Media Type: the body is not multipart/form-data');
+    responses['415'] ??= errorResponse('415', 'Unsupported Media Type: the body is not multipart/form-data', errors);
   } else if (inputs.body === 'parsed') {
-    responses['413'] ??= errorResponse('413', "Payload Too Large: the body is larger than the server's maxBodySize");
-    responses['415'] ??= errorResponse('415', 'Unsupported Media Type: the body is not JSON, a urlencoded form or text');
+    responses['413'] ??= errorResponse('413', "Payload Too Large: the body is larger than the server's maxBodySize", errors);
+    responses['415'] ??= errorResponse('415', 'Unsupported Media Type: the body is not JSON, a urlencoded form or text', errors);
   }
 }
 
