@@ -395,6 +395,15 @@ export const runtimeErrors = {
         `HttpError: type must be a URI reference (e.g. 'https://example.com/problems/out-of-credit' or 'about:blank'), got ${JSON.stringify(value.slice(0, 80))}`,
     },
   },
+  KILN060: {
+    means:
+      "the OpenAPI document `docs` serves describes another error format than the server's `errors` option: the build and the server disagree",
+    when: 'start-up',
+    messages: {
+      formatMismatch: (document: string, server: string) =>
+        `The OpenAPI document describes errors as ${document}, but createServer has errors: '${server}': give the plugin entry (tsconfig.json or the bundler plugin) the same errors option and rebuild (docs: guide/openapi.md)`,
+    },
+  },
   KILN070: {
     means: 'the `trustProxy` setting is not a boolean, a hop count or a list of addresses/CIDR ranges',
     when: 'start-up',

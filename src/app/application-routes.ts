@@ -29,7 +29,10 @@ export function applicationRoutes({ config, resolved, container, lifecycle }: Ap
   );
   container.assertResolved();
   const described = health?.openapi === true ? withHealthRoutes(built, health, lifecycle) : built;
+  // The served document must describe errors as the server answers them (KILN060).
   const documented =
-    config.docs === undefined ? described : withDocsRoutes(described, config.docs, health?.openapi === true ? healthPaths(health) : {});
+    config.docs === undefined
+      ? described
+      : withDocsRoutes(described, config.docs, health?.openapi === true ? healthPaths(health) : {}, resolved.request.errors.option);
   return health !== undefined && !health.openapi ? withHealthRoutes(documented, health, lifecycle) : documented;
 }

@@ -380,6 +380,25 @@ export const diagnosticCodes = {
       notAnHttpError: (route: string, problem: string) => `the @throws tag of ${route} ${problem}`,
     },
   },
+  errorsOptionInvalid: {
+    code: 177,
+    title: "the plugin entry's errors option is neither 'json' (the default error body) nor 'problem+json' (RFC 9457 problem details)",
+    messages: {
+      notAFormat: (value: string) =>
+        `errors must be 'json' (the default error body) or 'problem+json' (RFC 9457 problem details), as createServer's errors option says; got ${value}`,
+    },
+  },
+  problemDataNotDescribable: {
+    code: 178,
+    title:
+      "with errors: 'problem+json', a declared error's data cannot be told as problem details: it has a member RFC 9457 defines (which Kiln leaves out), or it mixes objects and other values",
+    messages: {
+      reservedMember: (route: string, status: number, member: string) =>
+        `the data of the ${status} that ${route} declares has a member named '${member}', which problem details leave out (type, title, status, detail and instance are Kiln's): rename it`,
+      mixedData: (route: string, status: number, type: string) =>
+        `the data of the ${status} that ${route} declares is ${type}: problem details spread an object's members and put any other value in 'data', so declare one or the other`,
+    },
+  },
   eventStreamNotIterable: {
     code: 180,
     title: "an @Sse() route's handler does not return an async iterable",

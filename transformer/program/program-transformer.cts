@@ -4,7 +4,9 @@ import { analyseProgram, type ProgramModel } from '../analyse/analyse-program.cj
 import { emitFileCode, type BinderOptions } from '../emit/binder-emitter.cjs';
 import { setAsideStatements } from '../emit/unchecked-statements.cjs';
 import type { EmitPlan } from '../emit/emit-transformer.cjs';
-import { kilnCodeOf } from '../diagnostics/kiln-diagnostic.cjs';
+import { kilnCodeOf, kilnGlobalDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
+import { diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
+import type { ErrorsFormat } from '../openapi/response-objects.cjs';
 import { hookDiagnostics, hookEmit, type HookOptions } from './program-hooks.cjs';
 import { rewriteSource } from '../emit/source-rewriter.cjs';
 import type { Toolkit } from '../toolkit.cjs';
@@ -45,6 +47,19 @@ export interface KilnTransformerConfig {
    * (relative to the tsconfig): docs/guide/typed-client.md.
    */
   readonly client?: TypedClientOptions;
+  /**
+   * The error body the server answers with, as `createServer`'s `errors` option says: `'json'`
+   * (the default) or `'problem+json'` (RFC 9457). The OpenAPI document and the typed client
+   * describe error answers in this format (docs/guide/openapi.md, "Problem details").
+   */
+  readonly errors?: ErrorsFormat;
+}
+
+/** The `errors` option, checked (KILN177 for anything but the two formats, which then builds as 'json'). */
+function errorsFormatOf(tsi: typeof ts, value: unknown): { format: ErrorsFormat; diagnostics: ts.Diagnostic[] } {
+  if (value === undefined || value === 'json' || value === 'problem+json') return { format: value ?? 'json', diagnostics: [] };
+  const shown = typeof value === 'string' ? JSON.stringify(value) : value === null ? 'null' : typeof value;
+  return { format: 'json', diagnostics: [kilnGlobalDiagnostic(tsi, diagnosticMessage('errorsOptionInvalid', 'notAFormat', shown))] };
 }
 
 /** A program compiled by Kiln: what the checker and emitter see, and what Kiln found. */
@@ -123,10 +138,17 @@ export function compileProgram(request: CompileRequest): CompiledProgram {
   // It reads return types through the checker of the program that is type-checked next (positions
   // are the same in both), so the inference it needs is done once, not once more for the document.
   // A rebuild of some files (`only`) has a partial model: the document is written by full builds.
+  const errors = errorsFormatOf(tsi, config.errors);
   const openApi =
     config.openapi === undefined || only !== undefined
       ? undefined
-      : generateOpenApi({ ts: tsi, program: next, checker: next.getTypeChecker() }, model, config.openapi, projectDirOf(program));
+      : generateOpenApi(
+          { ts: tsi, program: next, checker: next.getTypeChecker() },
+          model,
+          config.openapi,
+          projectDirOf(program),
+          errors.format,
+        );
 
   // The typed client is written by every build, a rebuild of some files included (from a whole
   // analysis then): a client older than the routes it calls cannot be left behind.
@@ -140,8 +162,16 @@ export function compileProgram(request: CompileRequest): CompiledProgram {
             config.client,
             projectDirOf(program),
             openApi?.document,
+            errors.format,
           )
-        : generateClient({ ts: tsi, program, checker: program.getTypeChecker() }, analyseProgram(tk), config.client, projectDirOf(program));
+        : generateClient(
+            { ts: tsi, program, checker: program.getTypeChecker() },
+            analyseProgram(tk),
+            config.client,
+            projectDirOf(program),
+            undefined,
+            errors.format,
+          );
     clientDiagnostics = client.diagnostics;
     next = withFileText(tsi, next, baseHost, client.outputFile, client.text);
   }
@@ -151,6 +181,7 @@ export function compileProgram(request: CompileRequest): CompiledProgram {
     ...model.diagnostics,
     ...responses.diagnostics,
     ...envCalls.diagnostics,
+    ...errors.diagnostics,
     ...(openApi?.diagnostics ?? []),
     ...clientDiagnostics,
   ].filter((d) => !disabled.has(kilnCodeOf(d)));
