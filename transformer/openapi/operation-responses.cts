@@ -5,6 +5,7 @@ import { diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import { kilnDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import type { ProgramToolkit } from '../toolkit.cjs';
 import { declaredHttpError, declaredProblem } from './declared-error.cjs';
+import { eventStreamResponses } from './event-stream-responses.cjs';
 import type { OperationSource } from './operation-sources.cjs';
 import type { JsonSchema, ResponseObject } from './openapi-types.cjs';
 import type { RequestInputs } from './request-inputs.cjs';
@@ -33,9 +34,11 @@ export interface OperationResponsesOptions {
 
 type Responses = Record<string, ResponseObject>;
 
-/** The handler's own answers, from its return type; a type that is not JSON is reported. */
+/** The handler's own answers, from its return type (an `@Sse()` route's: an event stream); a type that is not JSON is reported. */
 function handlerResponses({ tk, schemas, source, where, produces, diagnostics }: OperationResponsesOptions): Responses {
-  const success = successResponses(tk, schemas, source.declaration, source.status, produces);
+  const success = source.eventStream
+    ? eventStreamResponses(tk, schemas, source.declaration, source.status)
+    : successResponses(tk, schemas, source.declaration, source.status, produces);
   if (success.problems.length > 0) {
     diagnostics.push(
       kilnDiagnostic(
