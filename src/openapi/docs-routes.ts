@@ -8,6 +8,8 @@ import type { RouteInfo } from '../router/route-info.js';
 import { docsPageAssets, type DocsAsset } from './docs-page.js';
 import type { DocsOptions } from './docs-options.js';
 import { readDocument, servedDocument } from './served-document.js';
+import type { ErrorsOption } from '../response/error-format.js';
+import { assertErrorFormat, pathsAsProblems } from './problem-responses.js';
 
 /** The controller `app.routes` names for the docs routes. */
 class KilnDocs {}
@@ -26,14 +28,22 @@ function checkedPath(value: unknown, name: string): string | undefined {
 /**
  * The route table with the routes of `docs` added: the document (checked against the app's routes
  * and completed with their middlewares' descriptions) and, with `ui`, the page and its assets.
+ * The document must describe errors in the server's `errors` format (KILN060).
  */
-export function withDocsRoutes(table: RouteTable, docs: DocsOptions, extraPaths: Record<string, object> = {}): RouteTable {
+export function withDocsRoutes(
+  table: RouteTable,
+  docs: DocsOptions,
+  extraPaths: Record<string, object> = {},
+  errors: ErrorsOption = 'json',
+): RouteTable {
   if (docs === null || typeof docs !== 'object') throw kilnError('KILN030', 'options');
   const openapiPath = checkedPath(docs.openapi ?? '/openapi.json', 'openapi');
   const uiPath = checkedPath(docs.ui, 'ui');
   const read = readDocument(docs.document);
+  assertErrorFormat(read, errors);
   // Kiln's own routes the user asked to describe (health.openapi), beside the build's.
-  const document = servedDocument({ ...read, paths: { ...read.paths, ...extraPaths } }, table.routes);
+  const own = errors === 'problem+json' ? pathsAsProblems(extraPaths) : extraPaths;
+  const document = servedDocument({ ...read, paths: { ...read.paths, ...own } }, table.routes, errors);
   const text = JSON.stringify(document);
 
   const answers: DocsAsset[] = [];

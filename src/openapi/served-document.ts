@@ -13,6 +13,8 @@ import { addSecurity } from './security-requirements.js';
 import { optionalNodeBuiltin } from '../node-builtin.js';
 import { openApiPath } from '../router/route-path.js';
 import { fileSystemRefusal, onWorkers } from './file-system-refusal.js';
+import type { ErrorsOption } from '../response/error-format.js';
+import { asProblemResponse } from './problem-responses.js';
 
 type Json = Record<string, any>;
 
@@ -62,9 +64,10 @@ export function readDocument(document: DocsOptions['document']): Json {
 
 /**
  * A copy of the document for this server: every route must be described (else the build is older
- * than the code: KILN032), and each operation gains the responses and headers of its middlewares.
+ * than the code: KILN032), and each operation gains the responses and headers of its middlewares
+ * (their error responses as problem details when the server answers errors so).
  */
-export function servedDocument(document: Json, routes: readonly CompiledRoute[]): Json {
+export function servedDocument(document: Json, routes: readonly CompiledRoute[], errors: ErrorsOption = 'json'): Json {
   const served: Json = structuredClone(document);
   for (const route of routes) {
     const { method, path } = route.info;
@@ -84,7 +87,8 @@ export function servedDocument(document: Json, routes: readonly CompiledRoute[])
       for (const [status, response] of Object.entries(description.responses ?? {})) {
         if (described.has(status)) continue;
         described.add(status);
-        operation.responses[status] = structuredClone(response);
+        const copy = structuredClone(response) as Json;
+        operation.responses[status] = errors === 'problem+json' ? asProblemResponse(status, copy) : copy;
       }
       for (const response of Object.values(operation.responses) as Json[]) {
         if (response.$ref !== undefined) continue;

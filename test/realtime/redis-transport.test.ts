@@ -15,6 +15,8 @@ interface Note {
 }
 
 const closers: (() => Promise<unknown>)[] = [];
+// Started before any suite is queued: uvu starts running queued suites at the first await.
+const redis = redisInstalled() ? await startRedis() : undefined;
 
 type Pair = { publisher: RedisPubSubClient; subscriber: RedisPubSubClient };
 
@@ -124,8 +126,7 @@ Options('the same client as publisher and subscriber, or no client, is refused w
 });
 Options.run();
 
-if (redisInstalled()) {
-  const redis = await startRedis();
+if (redis !== undefined) {
   transportContract('ioredis', ioPair, () => redis);
   transportContract('node-redis', nodeRedisPair, () => redis);
   const Cleanup = suite('redis cleanup');

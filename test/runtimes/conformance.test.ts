@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer as createHttpServer } from 'node:http';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { bundleEntries, root, serveOn, type Mode, type RuntimeName, type ServedRuntime } from './support/served-runtimes.js';
 
@@ -624,6 +625,42 @@ const cases: Case[] = [
       },
     },
   },
+  // server-sent events
+  {
+    name: 'server-sent events: each value one event, projected to its type, with event, id and retry; Last-Event-ID a typed header',
+    mode: 'strict',
+    path: '/events/quotes',
+    init: { headers: { 'last-event-id': '40' } },
+    expect: {
+      status: 200,
+      text: ':\n\ndata: {"symbol":"KLN","price":1.5}\n\n' + 'event: quote\nid: 7\nretry: 1500\ndata: {"symbol":"ÉTÉ ✓ 🚀","price":42}\n\n',
+      headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+    },
+  },
+  {
+    name: 'server-sent events: text is sent as it is, one data line per line, after the opening retry',
+    mode: 'loose',
+    path: '/events/text',
+    expect: {
+      status: 200,
+      text: ':\nretry: 500\n\ndata: line 1\ndata: line 2\ndata: line 3\ndata: line 4\n\ndata: ünïcödé ✓ 🚀\n\n',
+      headers: { 'content-type': 'text/event-stream' },
+    },
+  },
+  {
+    name: 'server-sent events: a client accepting only JSON gets 406',
+    mode: 'strict',
+    path: '/events/quotes',
+    init: { headers: { accept: 'application/json' } },
+    expect: { status: 406, json: { error: 'Not Acceptable', message: 'GET /events/quotes answers text/event-stream only' } },
+  },
+  {
+    name: 'server-sent events: HEAD answers the head alone',
+    mode: 'strict',
+    path: '/events/quotes',
+    init: { method: 'HEAD' },
+    expect: { status: 200, text: '', headers: { 'content-type': 'text/event-stream' } },
+  },
 ];
 
 /** Headers that differ by design between runtimes or between two runs (docs/guide/runtimes.md). */
@@ -709,6 +746,56 @@ test("the served OpenAPI document is the build's, completed with the rate limite
     const servedDocument = (await reply.json()) as typeof built;
     assert.equal(Object.keys(servedDocument.paths).sort(), Object.keys(built.paths).sort(), runtime.name);
     assert.ok(servedDocument.paths['/limited']!.get!.responses['429'] !== undefined, `${runtime.name}: the limiter's 429 is described`);
+  }
+});
+
+/** Asks `/events/last-close` until the stream named has ended there (bounded, not a timing assertion). */
+async function streamClosed(
+  base: string,
+  stream: string,
+  runtime: string,
+  signalledIsEnough = false,
+): Promise<{ aborted?: boolean; produced?: number; signalled?: boolean }> {
+  for (let i = 0; i < 400; i++) {
+    const last = (await (await fetch(`${base}/events/last-close`)).json()) as {
+      stream?: string;
+      aborted?: boolean;
+      produced?: number;
+      signalled?: boolean;
+    };
+    if (last.stream === stream || (signalledIsEnough && last.signalled === true)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`${runtime}: the ${stream} stream's generator was not closed within 10 s`);
+}
+
+test('server-sent events: a client that goes away closes the generator (return()) and aborts req.signal, on every runtime', async () => {
+  for (const runtime of served) {
+    const controller = new AbortController();
+    const response = await fetch(`${runtime.bases.strict}/events/endless`, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.read();
+    controller.abort();
+    const closed = await streamClosed(runtime.bases.strict, 'endless', runtime.name, runtime.name === 'workerd');
+    assert.ok(closed.signalled, `${runtime.name}: req.signal aborted at once`);
+    // workerd cancels a request's pending timers when its client leaves: the generator, at its await, is never resumed.
+    if (runtime.name !== 'workerd') assert.ok(closed.aborted, `${runtime.name}: the generator's finally ran`);
+  }
+});
+
+test('server-sent events: a client that reads nothing is cut after sendTimeout (2 s here) and the generator closed, on every runtime', async () => {
+  for (const runtime of served) {
+    const { hostname, port } = new URL(runtime.bases.strict);
+    const socket = connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.pause();
+    socket.write('GET /events/flood HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const closed = await streamClosed(runtime.bases.strict, 'flood', runtime.name);
+    socket.destroy();
+    assert.ok(closed.aborted, `${runtime.name}: req.signal aborted`);
+    // 64 KiB events: what the sockets' buffers take, never an unbounded queue.
+    assert.ok(closed.produced! < 512, `${runtime.name}: ${closed.produced} events produced for a client that read nothing`);
   }
 });
 

@@ -8,6 +8,7 @@ import { type DiagnosticMessage, diagnosticMessage } from '../diagnostics/diagno
 import { kilnGlobalDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import { buildOpenApiDocument, type OpenApiDocument } from '../openapi/openapi-document.cjs';
 import { loadTypiaCore } from '../openapi/type-schemas.cjs';
+import type { ErrorsFormat } from '../openapi/response-objects.cjs';
 import type { ProgramToolkit } from '../toolkit.cjs';
 import { writeClientModule } from './client-module.cjs';
 
@@ -47,7 +48,8 @@ export function writeWhenChanged(file: string, text: string): void {
 
 /**
  * Writes the typed client of the program to `options.output` (relative to `projectDir`). `document`
- * is the OpenAPI document this build already made, if it made one; else it is made here.
+ * is the OpenAPI document this build already made, if it made one; else it is made here, its
+ * errors in the `errors` format.
  */
 export function generateClient(
   tk: ProgramToolkit,
@@ -55,6 +57,7 @@ export function generateClient(
   options: unknown,
   projectDir: string,
   document?: OpenApiDocument,
+  errors: ErrorsFormat = 'json',
 ): ClientGeneration {
   const given = options as Partial<TypedClientOptions> | null;
   if (typeof given !== 'object' || given === null || typeof given.output !== 'string' || !/\.[cm]?ts$/.test(given.output)) {
@@ -67,7 +70,7 @@ export function generateClient(
   if (document === undefined) {
     const typia = loadTypiaCore(projectDir);
     if (typia === undefined) return refused(tk, diagnosticMessage('clientOptionInvalid', 'noTypia'));
-    const built = buildOpenApiDocument(tk, model, typia, { info: infoOf(projectDir) });
+    const built = buildOpenApiDocument(tk, model, typia, { info: infoOf(projectDir) }, errors);
     document = built.document;
     diagnostics.push(...built.diagnostics);
   }

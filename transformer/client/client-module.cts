@@ -97,7 +97,8 @@ function routeOf(path: string, method: string, operation: Json, problems: Client
     const code = Number(status);
     if (!Number.isInteger(code)) continue;
     const content = response['content'] as Record<string, { schema?: unknown }> | undefined;
-    const json = content?.['application/json'];
+    // An error answer is JSON or RFC 9457 problem details (errors: 'problem+json'); the runtime parses both.
+    const json = content?.['application/json'] ?? (code >= 400 ? content?.['application/problem+json'] : undefined);
     const other = content !== undefined && Object.keys(content).some((type) => type !== 'application/json');
     if (code >= 400) {
       errors.push(code);

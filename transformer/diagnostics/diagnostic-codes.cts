@@ -380,6 +380,25 @@ export const diagnosticCodes = {
       notAnHttpError: (route: string, problem: string) => `the @throws tag of ${route} ${problem}`,
     },
   },
+  errorsOptionInvalid: {
+    code: 177,
+    title: "the plugin entry's errors option is neither 'json' (the default error body) nor 'problem+json' (RFC 9457 problem details)",
+    messages: {
+      notAFormat: (value: string) =>
+        `errors must be 'json' (the default error body) or 'problem+json' (RFC 9457 problem details), as createServer's errors option says; got ${value}`,
+    },
+  },
+  problemDataNotDescribable: {
+    code: 178,
+    title:
+      "with errors: 'problem+json', a declared error's data cannot be told as problem details: it has a member RFC 9457 defines (which Kiln leaves out), or it mixes objects and other values",
+    messages: {
+      reservedMember: (route: string, status: number, member: string) =>
+        `the data of the ${status} that ${route} declares has a member named '${member}', which problem details leave out (type, title, status, detail and instance are Kiln's): rename it`,
+      mixedData: (route: string, status: number, type: string) =>
+        `the data of the ${status} that ${route} declares is ${type}: problem details spread an object's members and put any other value in 'data', so declare one or the other`,
+    },
+  },
   eventStreamNotIterable: {
     code: 180,
     title: "an @Sse() route's handler does not return an async iterable",
@@ -395,6 +414,32 @@ export const diagnosticCodes = {
       mixed: (method: string, others: string) =>
         `${method} yields strings and ${others}: a string event is sent as its text and any other value as JSON, so a client could not tell "1" from 1. ` +
         'Yield only strings, or wrap the text in an object ({ text })',
+    },
+  },
+  socketTypiaNotConfigured: {
+    code: 185,
+    title:
+      "a @WebSocket route declares its message type, which a typia validator checks, and compilerOptions.plugins does not list typia's transformer",
+    messages: {
+      messages: (route: string, type: string) =>
+        `${route} declares its messages as ${type}, checked by a typia validator generated at build time, but typia's transformer is not configured: ` +
+        addTypia +
+        'or declare the messages unknown to leave them unchecked',
+    },
+  },
+  socketTypeNotNameable: {
+    code: 186,
+    title: 'a @WebSocket route with typed messages is on a method that generated code cannot name from module scope',
+    messages: {
+      notNameable: (route: string, reason: string) =>
+        `${route} has typed messages, which generated code must name from module scope, but ${reason}: make it a public method of a class declared at module scope`,
+    },
+  },
+  notJsonInMessage: {
+    code: 187,
+    title: 'a @WebSocket message type holds something JSON text never carries (a Date, bigint, function, Map, Set…)',
+    messages: {
+      notJson: (what: string, where: string, advice: string) => `${where} is ${what}, which a JSON message never carries; ${advice}`,
     },
   },
   generatedCodeError: {

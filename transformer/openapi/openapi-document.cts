@@ -3,14 +3,21 @@
 // written by typia in one pass at the end, so shared types become shared components.
 import type * as ts from 'typescript';
 import type { ProgramModel } from '../analyse/analyse-program.cjs';
-import { diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
+import { type DiagnosticMessage, diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import { kilnDiagnostic, kilnGlobalDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import type { ProgramToolkit, Toolkit } from '../toolkit.cjs';
 import { readDocComment } from './route-doc-comment.cjs';
 import { findOperationSources, type OperationSource } from './operation-sources.cjs';
 import type { JsonSchema, OpenApiInfo, OperationObject, ParameterObject, ResponseObject } from './openapi-types.cjs';
 import { canFailConversion, parameterObject } from './parameter-objects.cjs';
-import { declaredErrorResponse, errorBodyComponent, errorBodySchema, errorResponse, successResponses } from './response-objects.cjs';
+import {
+  type DeclaredProblem,
+  declaredErrorResponse,
+  errorComponents,
+  type ErrorsFormat,
+  errorResponse,
+  successResponses,
+} from './response-objects.cjs';
 import type { DeclaredError } from './route-doc-comment.cjs';
 import { isPendingSchema, isUndescribable, TypeSchemas, type PendingSchema, type loadTypiaCore } from './type-schemas.cjs';
 
@@ -50,7 +57,10 @@ function bodyContent(schema: JsonSchema | PendingSchema, type: ts.Type, tk: Tool
  * what is wrong with it otherwise. (TypeScript gives a type literal written inside JSDoc no
  * members, so the data's type is named, not written in the tag.)
  */
-function declaredError(tk: ProgramToolkit, declared: DeclaredError): { status: number; data: ts.Type | undefined } | string | undefined {
+function declaredError(
+  tk: ProgramToolkit,
+  declared: DeclaredError,
+): { status: number; data: ts.Type | undefined; type: ts.Type } | string | undefined {
   const example = 'must name an HttpError type with a literal status: @throws {BookNotFound} or @throws {HttpError<404, BookNotFound>}';
   let literal = false;
   const visit = (node: ts.Node): void => {
@@ -71,7 +81,46 @@ function declaredError(tk: ProgramToolkit, declared: DeclaredError): { status: n
   const data = type.getProperty('data');
   const dataType = data === undefined ? undefined : tk.checker.getNonNullableType(tk.checker.getTypeOfSymbol(data));
   const unknown = dataType === undefined || !!(dataType.flags & (tk.ts.TypeFlags.Unknown | tk.ts.TypeFlags.Any));
-  return { status: value, data: unknown ? undefined : dataType };
+  return { status: value, data: unknown ? undefined : dataType, type };
+}
+
+/** The members RFC 9457 defines, which Kiln writes: a data member of one of these names is left out. */
+const problemMemberNames = ['type', 'title', 'status', 'detail', 'instance'];
+
+/** A string literal property of a declared HttpError subclass (`override readonly type = '...'`). */
+function literalMember(tk: ProgramToolkit, error: ts.Type, name: string): string | undefined {
+  const member = error.getProperty(name);
+  const type = member === undefined ? undefined : tk.checker.getTypeOfSymbol(member);
+  return type !== undefined && type.flags & tk.ts.TypeFlags.StringLiteral ? (type as ts.StringLiteralType).value : undefined;
+}
+
+/** Whether JSON writes a value of `type` as an object (not an array, not a primitive). */
+function isJsonObject(tk: ProgramToolkit, type: ts.Type): boolean {
+  return !!(type.flags & tk.ts.TypeFlags.Object) && !tk.checker.isArrayType(type) && !tk.checker.isTupleType(type);
+}
+
+/**
+ * How a declared error appears as problem details, or why it cannot (KILN178): an object's
+ * members are extension members, so none may be one of RFC 9457's; any other data is `data`.
+ */
+function declaredProblem(
+  tk: ProgramToolkit,
+  error: { status: number; data: ts.Type | undefined; type: ts.Type },
+  where: string,
+): DeclaredProblem | DiagnosticMessage {
+  const type = literalMember(tk, error.type, 'type');
+  const title = literalMember(tk, error.type, 'title');
+  if (error.data === undefined) return { dataIsObject: false, type, title };
+  const parts = error.data.isUnion() ? error.data.types : [error.data];
+  const objects = parts.filter((part) => isJsonObject(tk, part));
+  if (objects.length > 0 && objects.length < parts.length)
+    return diagnosticMessage('problemDataNotDescribable', 'mixedData', where, error.status, tk.checker.typeToString(error.data));
+  for (const part of objects) {
+    const reserved = tk.checker.getPropertiesOfType(part).find((property) => problemMemberNames.includes(property.getName()));
+    if (reserved !== undefined)
+      return diagnosticMessage('problemDataNotDescribable', 'reservedMember', where, error.status, reserved.getName());
+  }
+  return { dataIsObject: objects.length > 0, type, title };
 }
 
 export interface DocumentAnswer {
@@ -85,6 +134,7 @@ export function buildOpenApiDocument(
   program: ProgramModel,
   typia: NonNullable<ReturnType<typeof loadTypiaCore>>,
   head: { readonly info: OpenApiInfo; readonly servers?: readonly unknown[] },
+  errors: ErrorsFormat = 'json',
 ): DocumentAnswer {
   const diagnostics: ts.Diagnostic[] = [];
   const schemas = new TypeSchemas(typia, tk.ts, tk.checker);
@@ -233,6 +283,15 @@ export function buildOpenApiDocument(
         diagnostics.push(kilnDiagnostic(tk.ts, declared.tag, diagnosticMessage('throwsNotAnHttpError', 'notAnHttpError', where, error)));
         continue;
       }
+      let problem: DeclaredProblem | undefined;
+      if (errors === 'problem+json') {
+        const described = declaredProblem(tk, error, where);
+        if (!('dataIsObject' in described)) {
+          diagnostics.push(kilnDiagnostic(tk.ts, declared.type, described));
+          continue;
+        }
+        problem = described;
+      }
       let data: JsonSchema | PendingSchema | undefined;
       if (error.data !== undefined) {
         const added = schemas.add(error.data);
@@ -248,30 +307,32 @@ export function buildOpenApiDocument(
         }
         data = added;
       }
-      responses[String(error.status)] ??= declaredErrorResponse(String(error.status), declared.description, data);
+      responses[String(error.status)] ??= declaredErrorResponse(String(error.status), declared.description, data, problem);
     }
     for (const declared of [...doc.responses, ...middlewareResponses]) {
       responses[declared.status] ??=
         Number(declared.status) >= 400
-          ? errorResponse(declared.status, declared.description)
+          ? errorResponse(declared.status, declared.description, errors)
           : { description: declared.description || 'Success' };
     }
     if (canFail)
       responses['400'] ??= errorResponse(
         '400',
         'Bad Request: a parameter or the body failed conversion or validation (answered when the server runs with strictValidation)',
+        errors,
       );
-    if (source.rateLimited) responses['429'] ??= errorResponse('429', 'Too Many Requests: the rate limit of this route is used up');
+    if (source.rateLimited) responses['429'] ??= errorResponse('429', 'Too Many Requests: the rate limit of this route is used up', errors);
     // A body with files is read under the server's uploads limits, not maxBodySize.
     if (hasBody && multipart) {
       responses['413'] ??= errorResponse(
         '413',
         "Payload Too Large: a file, a field or the whole body is past the server's uploads limits (maxFileSize, maxFieldSize, maxFiles, maxFields, maxTotalSize)",
+        errors,
       );
-      responses['415'] ??= errorResponse('415', 'Unsupported Media Type: the body is not multipart/form-data');
+      responses['415'] ??= errorResponse('415', 'Unsupported Media Type: the body is not multipart/form-data', errors);
     } else if (hasBody) {
-      responses['413'] ??= errorResponse('413', "Payload Too Large: the body is larger than the server's maxBodySize");
-      responses['415'] ??= errorResponse('415', 'Unsupported Media Type: the body is not JSON, a urlencoded form or text');
+      responses['413'] ??= errorResponse('413', "Payload Too Large: the body is larger than the server's maxBodySize", errors);
+      responses['415'] ??= errorResponse('415', 'Unsupported Media Type: the body is not JSON, a urlencoded form or text', errors);
     }
     // Written in reading order: what it is, what it takes, what it answers.
     const { operationId: id, tags: operationTags, summary, description, deprecated, parameters: inputs, requestBody } = operation;
@@ -296,7 +357,7 @@ export function buildOpenApiDocument(
   }
   const resolved = resolvePending(paths, written.schemas);
   const components: Record<string, JsonSchema> = { ...written.components };
-  components[errorBodyComponent] = errorBodySchema;
+  Object.assign(components, errorComponents(errors));
   const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: head.info,

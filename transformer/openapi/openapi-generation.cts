@@ -10,6 +10,7 @@ import { kilnGlobalDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import type { ProgramToolkit } from '../toolkit.cjs';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi-document.cjs';
 import type { OpenApiInfo, OpenApiOptions } from './openapi-types.cjs';
+import type { ErrorsFormat } from './response-objects.cjs';
 import { loadTypiaCore } from './type-schemas.cjs';
 
 export interface OpenApiGeneration {
@@ -40,9 +41,16 @@ function infoOf(options: OpenApiOptions, projectDir: string): OpenApiInfo {
 
 /**
  * Generates the OpenAPI 3.1 document of the program and writes it to `options.output` (relative to
- * `projectDir`, the tsconfig's folder). The file is rewritten only when its content changes.
+ * `projectDir`, the tsconfig's folder), its error answers in the `errors` format. The file is
+ * rewritten only when its content changes.
  */
-export function generateOpenApi(tk: ProgramToolkit, model: ProgramModel, options: unknown, projectDir: string): OpenApiGeneration {
+export function generateOpenApi(
+  tk: ProgramToolkit,
+  model: ProgramModel,
+  options: unknown,
+  projectDir: string,
+  errors: ErrorsFormat = 'json',
+): OpenApiGeneration {
   const given = options as Partial<OpenApiOptions> | null;
   if (typeof given !== 'object' || given === null || typeof given.output !== 'string' || given.output === '') {
     return problem(tk, diagnosticMessage('openApiOptionInvalid', 'noOutput'));
@@ -57,7 +65,7 @@ export function generateOpenApi(tk: ProgramToolkit, model: ProgramModel, options
   if (typia === undefined) return problem(tk, diagnosticMessage('openApiOptionInvalid', 'noTypia'));
 
   const head = { info: infoOf(given as OpenApiOptions, projectDir), ...(given.servers === undefined ? {} : { servers: given.servers }) };
-  const { document, diagnostics } = buildOpenApiDocument(tk, model, typia, head);
+  const { document, diagnostics } = buildOpenApiDocument(tk, model, typia, head, errors);
   const outputFile = resolve(projectDir, given.output);
   const text = `${JSON.stringify(document, null, 2)}\n`;
   try {

@@ -144,7 +144,8 @@ export function findOperationSources(tk: Toolkit, program: ProgramModel): Operat
             const methodName = member.name.getText();
             for (const decorator of decorators) {
               const recognised = recogniseKilnDecorator(tk, decorator);
-              if (recognised?.kind !== 'route') continue;
+              // A WebSocket route has no HTTP operation to describe (OpenAPI has no WebSockets).
+              if (recognised?.kind !== 'route' || recognised.socket) continue;
               const routeIndex = routeIndexes.get(methodName) ?? 0;
               routeIndexes.set(methodName, routeIndex + 1);
               sources.push({

@@ -41,19 +41,117 @@ export const reasonPhrases: Readonly<Record<string, string>> = {
   500: 'Internal Server Error',
 };
 
-/** A response answered with Kiln's error body. */
-export function errorResponse(status: string, description: string): ResponseObject {
-  return {
-    description: description || reasonPhrases[status] || `Status ${status}`,
-    content: { 'application/json': { schema: { $ref: `#/components/schemas/${errorBodyComponent}` } } },
-  };
+/** Which error body the server answers with: its `errors` option, which the plugin entry's repeats. */
+export type ErrorsFormat = 'json' | 'problem+json';
+
+/** RFC 9457 problem details (src/response/problem-details.ts), the error body with `errors: 'problem+json'`. */
+export const problemDetailsComponent = 'KilnProblemDetails';
+
+export const problemDetailsSchema: JsonSchema = {
+  type: 'object',
+  description:
+    "RFC 9457 problem details: every error answer with errors: 'problem+json'. Further members are the HttpError's data (extension members).",
+  properties: {
+    type: {
+      type: 'string',
+      format: 'uri-reference',
+      description: 'The problem type: about:blank (the status says it all) unless the HttpError names one.',
+    },
+    title: { type: 'string', description: 'The status\'s reason phrase, e.g. "Bad Request", unless the HttpError gives one.' },
+    status: { type: 'integer', description: 'The status of the answer.' },
+    detail: { type: 'string', description: "What is wrong: the HttpError's message." },
+    instance: {
+      type: 'string',
+      format: 'uri-reference',
+      description: "The occurrence: the request's path unless the HttpError names one.",
+    },
+  },
+  required: ['type', 'title', 'status', 'detail'],
+  additionalProperties: true,
+};
+
+/** Kiln's 400 as problem details: the failures of a conversion or validation, when it has them. */
+export const validationProblemComponent = 'KilnValidationProblem';
+
+export const validationProblemSchema: JsonSchema = {
+  allOf: [
+    { $ref: `#/components/schemas/${problemDetailsComponent}` },
+    {
+      type: 'object',
+      properties: {
+        errors: {
+          type: 'array',
+          description:
+            'Each failure: the parameter (id, ids[1]) or the place in the body ($input.age), the type expected, the value received.',
+          items: {
+            type: 'object',
+            properties: { path: { type: 'string' }, expected: { type: 'string' }, value: {} },
+            required: ['path', 'expected'],
+          },
+        },
+        more: { type: 'integer', description: 'How many failures past the ten listed.' },
+      },
+    },
+  ],
+};
+
+/** The components the error answers of `format` refer to. */
+export function errorComponents(format: ErrorsFormat): Record<string, JsonSchema> {
+  return format === 'json'
+    ? { [errorBodyComponent]: errorBodySchema }
+    : { [problemDetailsComponent]: problemDetailsSchema, [validationProblemComponent]: validationProblemSchema };
+}
+
+/** A response answered with Kiln's error body, or its problem details (a 400's with its failures). */
+export function errorResponse(status: string, description: string, format: ErrorsFormat = 'json'): ResponseObject {
+  const text = description || reasonPhrases[status] || `Status ${status}`;
+  if (format === 'problem+json') {
+    const component = status === '400' ? validationProblemComponent : problemDetailsComponent;
+    return { description: text, content: { 'application/problem+json': { schema: { $ref: `#/components/schemas/${component}` } } } };
+  }
+  return { description: text, content: { 'application/json': { schema: { $ref: `#/components/schemas/${errorBodyComponent}` } } } };
+}
+
+/** How a declared error's data and problem type appear in problem details. */
+export interface DeclaredProblem {
+  /** True when the data is an object, whose members are extension members; else it is the `data` member. */
+  readonly dataIsObject: boolean;
+  /** The literal `type` and `title` of an HttpError subclass that declares them. */
+  readonly type?: string | undefined;
+  readonly title?: string | undefined;
+}
+
+/**
+ * A declared error as problem details: `KilnProblemDetails` and the data's members (or its `data`
+ * member), with the subclass's literal `type` and `title`.
+ */
+function declaredProblemResponse(text: string, data: JsonSchema | PendingSchema | undefined, problem: DeclaredProblem): ResponseObject {
+  const parts: unknown[] = [{ $ref: `#/components/schemas/${problemDetailsComponent}` }];
+  const named: Record<string, JsonSchema> = {};
+  if (problem.type !== undefined) named['type'] = { const: problem.type };
+  if (problem.title !== undefined) named['title'] = { const: problem.title };
+  if (Object.keys(named).length > 0) parts.push({ type: 'object', properties: named, required: Object.keys(named) });
+  if (data !== undefined) parts.push(problem.dataIsObject ? data : { type: 'object', properties: { data }, required: ['data'] });
+  return { description: text, content: { 'application/problem+json': { schema: { allOf: parts } } } };
 }
 
 /**
  * A declared error (`@throws {HttpError<404, { id: number }>}`): Kiln's error body with `data`
- * of the declared type (required), or the plain error body when the tag gives no data type.
+ * of the declared type (required), or the plain error body when the tag gives no data type; with
+ * `problem`, problem details with the data as extension members.
  */
-export function declaredErrorResponse(status: string, description: string, data: JsonSchema | PendingSchema | undefined): ResponseObject {
+export function declaredErrorResponse(
+  status: string,
+  description: string,
+  data: JsonSchema | PendingSchema | undefined,
+  problem?: DeclaredProblem,
+): ResponseObject {
+  if (problem !== undefined) {
+    const text = description || reasonPhrases[status] || `Status ${status}`;
+    if (data === undefined && problem.type === undefined && problem.title === undefined)
+      return errorResponse(status, description, 'problem+json');
+    return declaredProblemResponse(text, data, problem);
+  }
   if (data === undefined) return errorResponse(status, description);
   const { properties } = errorBodySchema as { properties: Record<string, JsonSchema> };
   return {

@@ -4,7 +4,9 @@ import { analyseProgram, type ProgramModel } from '../analyse/analyse-program.cj
 import { emitFileCode, type BinderOptions } from '../emit/binder-emitter.cjs';
 import { setAsideStatements } from '../emit/unchecked-statements.cjs';
 import type { EmitPlan } from '../emit/emit-transformer.cjs';
-import { kilnCodeOf } from '../diagnostics/kiln-diagnostic.cjs';
+import { kilnCodeOf, kilnGlobalDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
+import { diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
+import type { ErrorsFormat } from '../openapi/response-objects.cjs';
 import { hookDiagnostics, hookEmit, type HookOptions } from './program-hooks.cjs';
 import { rewriteSource } from '../emit/source-rewriter.cjs';
 import type { Toolkit } from '../toolkit.cjs';
@@ -12,6 +14,8 @@ import type { KilnChecker } from '../checker/kiln-checker.cjs';
 import { generateOpenApi } from '../openapi/openapi-generation.cjs';
 import type { OpenApiOptions } from '../openapi/openapi-types.cjs';
 import { analyseResponses, type ResponsesModel, type TypedResponsesOption } from '../analyse/return-type.cjs';
+import { analyseSockets, type SocketsModel } from '../analyse/socket-messages.cjs';
+import { emitSockets } from '../emit/socket-emitter.cjs';
 import { emitSerializers } from '../emit/serializer-emitter.cjs';
 import type { FileModel } from '../analyse/model.cjs';
 import { generateClient, type TypedClientOptions } from '../client/client-generation.cjs';
@@ -45,6 +49,19 @@ export interface KilnTransformerConfig {
    * (relative to the tsconfig): docs/guide/typed-client.md.
    */
   readonly client?: TypedClientOptions;
+  /**
+   * The error body the server answers with, as `createServer`'s `errors` option says: `'json'`
+   * (the default) or `'problem+json'` (RFC 9457). The OpenAPI document and the typed client
+   * describe error answers in this format (docs/guide/openapi.md, "Problem details").
+   */
+  readonly errors?: ErrorsFormat;
+}
+
+/** The `errors` option, checked (KILN177 for anything but the two formats, which then builds as 'json'). */
+function errorsFormatOf(tsi: typeof ts, value: unknown): { format: ErrorsFormat; diagnostics: ts.Diagnostic[] } {
+  if (value === undefined || value === 'json' || value === 'problem+json') return { format: value ?? 'json', diagnostics: [] };
+  const shown = typeof value === 'string' ? JSON.stringify(value) : value === null ? 'null' : typeof value;
+  return { format: 'json', diagnostics: [kilnGlobalDiagnostic(tsi, diagnosticMessage('errorsOptionInvalid', 'notAFormat', shown))] };
 }
 
 /** A program compiled by Kiln: what the checker and emitter see, and what Kiln found. */
@@ -115,7 +132,8 @@ export function compileProgram(request: CompileRequest): CompiledProgram {
   const model = analyseProgram(tk, only);
   const responses = analyseResponses(tk, config.typedResponses, only);
   const envCalls = analyseEnvCalls(tk, only);
-  const rewrites = rewriteFiles(tk, config, { model, responses, envCalls }, request.binderOptions ?? {});
+  const sockets = analyseSockets(tk, only);
+  const rewrites = rewriteFiles(tk, config, { model, responses, envCalls, sockets }, request.binderOptions ?? {});
   const baseHost: ts.CompilerHost = request.host ?? tsi.createCompilerHost(program.getCompilerOptions());
   let next = rewrites.texts.size > 0 ? rewrittenProgram(request, baseHost, rewrites) : program;
 
@@ -123,10 +141,17 @@ export function compileProgram(request: CompileRequest): CompiledProgram {
   // It reads return types through the checker of the program that is type-checked next (positions
   // are the same in both), so the inference it needs is done once, not once more for the document.
   // A rebuild of some files (`only`) has a partial model: the document is written by full builds.
+  const errors = errorsFormatOf(tsi, config.errors);
   const openApi =
     config.openapi === undefined || only !== undefined
       ? undefined
-      : generateOpenApi({ ts: tsi, program: next, checker: next.getTypeChecker() }, model, config.openapi, projectDirOf(program));
+      : generateOpenApi(
+          { ts: tsi, program: next, checker: next.getTypeChecker() },
+          model,
+          config.openapi,
+          projectDirOf(program),
+          errors.format,
+        );
 
   // The typed client is written by every build, a rebuild of some files included (from a whole
   // analysis then): a client older than the routes it calls cannot be left behind.
@@ -140,8 +165,16 @@ export function compileProgram(request: CompileRequest): CompiledProgram {
             config.client,
             projectDirOf(program),
             openApi?.document,
+            errors.format,
           )
-        : generateClient({ ts: tsi, program, checker: program.getTypeChecker() }, analyseProgram(tk), config.client, projectDirOf(program));
+        : generateClient(
+            { ts: tsi, program, checker: program.getTypeChecker() },
+            analyseProgram(tk),
+            config.client,
+            projectDirOf(program),
+            undefined,
+            errors.format,
+          );
     clientDiagnostics = client.diagnostics;
     next = withFileText(tsi, next, baseHost, client.outputFile, client.text);
   }
@@ -150,7 +183,9 @@ export function compileProgram(request: CompileRequest): CompiledProgram {
   const kilnErrors = [
     ...model.diagnostics,
     ...responses.diagnostics,
+    ...sockets.diagnostics,
     ...envCalls.diagnostics,
+    ...errors.diagnostics,
     ...(openApi?.diagnostics ?? []),
     ...clientDiagnostics,
   ].filter((d) => !disabled.has(kilnCodeOf(d)));
@@ -164,16 +199,17 @@ interface Analysis {
   readonly model: ProgramModel;
   readonly responses: ResponsesModel;
   readonly envCalls: EnvModel;
+  readonly sockets: SocketsModel;
 }
 
 /** The text the checker sees for each file with Kiln decorators, serialised responses or `env<T>()` calls: its generated code appended. */
 function rewriteFiles(tk: Toolkit, config: KilnTransformerConfig, analysis: Analysis, binderOptions: BinderOptions): Rewrites {
-  const { model, responses, envCalls } = analysis;
+  const { model, responses, envCalls, sockets } = analysis;
   const { ts: tsi, program } = tk;
   const options = program.getCompilerOptions();
   const bindingModule = config.bindingModule ?? '@kiln/core/binding';
   const rewrites: Rewrites = { texts: new Map(), originalTexts: new Map(), plans: new Map(), unchecked: new Map() };
-  for (const fileName of new Set([...model.files.keys(), ...responses.files.keys(), ...envCalls.files.keys()])) {
+  for (const fileName of new Set([...model.files.keys(), ...responses.files.keys(), ...envCalls.files.keys(), ...sockets.files.keys()])) {
     const fileModel = model.files.get(fileName) ?? emptyFileModel(fileName);
     const original = program.getSourceFile(fileName)!;
     const commonJs =
@@ -184,9 +220,16 @@ function rewriteFiles(tk: Toolkit, config: KilnTransformerConfig, analysis: Anal
     const fileResponses = responses.files.get(fileName);
     const serialized =
       fileResponses === undefined ? undefined : emitSerializers(fileResponses, responses, generated.validatorSites.size > 0);
+    const fileSockets = sockets.files.get(fileName);
+    const typiaDeclared = generated.validatorSites.size > 0 || (responses.assert && serialized !== undefined);
+    const socketCode = fileSockets === undefined ? undefined : emitSockets(fileSockets, typiaDeclared);
     const fileEnvCalls = envCalls.files.get(fileName);
     const envCode = fileEnvCalls === undefined ? undefined : emitEnvPlans(fileEnvCalls, bindingModule, commonJs);
-    const text = rewriteSource(original.text, fileModel.decoratorRanges, generated.text + (serialized?.text ?? '') + (envCode?.text ?? ''));
+    const text = rewriteSource(
+      original.text,
+      fileModel.decoratorRanges,
+      generated.text + (serialized?.text ?? '') + (socketCode?.text ?? '') + (envCode?.text ?? ''),
+    );
     rewrites.texts.set(fileName, text);
     rewrites.originalTexts.set(text, original.text);
     rewrites.unchecked.set(fileName, generated.uncheckedBinders);
@@ -194,8 +237,9 @@ function rewriteFiles(tk: Toolkit, config: KilnTransformerConfig, analysis: Anal
       generatedStart: original.text.length,
       binders: generated.binders,
       localReferences: new Set(fileModel.localReferences),
-      validatorSites: serialized === undefined ? generated.validatorSites : new Map([...generated.validatorSites, ...serialized.sites]),
+      validatorSites: new Map([...generated.validatorSites, ...(serialized?.sites ?? []), ...(socketCode?.sites ?? [])]),
       serializers: serialized?.serializers,
+      sockets: socketCode?.codecs,
       dependencyLists: generated.dependencyLists,
       envCalls: envCode?.calls,
     });

@@ -92,6 +92,9 @@ export class RedisStore implements RateLimitStore {
   #windowMsArg = '60000';
   /** `algorithm: 'sliding-window-counter'`: one string per key instead of a sorted set. */
   #counter = false;
+  /** `rateLimit({ blockDuration })` in ms (0: none), and as the scripts' argument. */
+  #blockMs = 0;
+  #blockArg = '0';
   #initialised = false;
   /** Members of the sorted sets must be unique across every process: a random id + a counter. */
   readonly #id = base64url(globalThis.crypto.getRandomValues(new Uint8Array(6)));
@@ -151,6 +154,8 @@ export class RedisStore implements RateLimitStore {
     this.#maxArg = String(options.max);
     this.#windowMsArg = String(this.#windowMs);
     this.#counter = options.algorithm === 'sliding-window-counter';
+    this.#blockMs = Math.ceil(options.blockDuration ?? 0);
+    this.#blockArg = String(this.#blockMs);
   }
 
   /** Counts a request for `key`; resolves to the requests in the window, this one included (0: Redis failed, failing open). */
@@ -167,6 +172,11 @@ export class RedisStore implements RateLimitStore {
    */
   keyFor(key: string): string {
     return `${this.#prefix}{${key}}`;
+  }
+
+  /** The Redis key of a limiter key's block (`blockDuration`): the time it ends, in the key's slot. */
+  #blockKeyFor(redisKey: string): string {
+    return `${redisKey}:block`;
   }
 
   /**
@@ -205,7 +215,9 @@ export class RedisStore implements RateLimitStore {
       deadline === -1 ? '-1' : String(deadline),
       time,
     ];
-    if (cost !== 1) args.push(String(cost));
+    if (cost !== 1 || this.#blockMs > 0) args.push(String(cost));
+    if (this.#blockMs > 0) args.push(this.#blockArg);
+    const blockKey = this.#blockMs > 0 ? this.#blockKeyFor(redisKey) : undefined;
     const sha = counter ? slidingWindowCounterSha : slidingWindowSha;
     return new Promise<RateLimitHit>((resolve) => {
       const call = this.#deadlines.start(() => {
@@ -246,10 +258,10 @@ export class RedisStore implements RateLimitStore {
         resolve(this.#failed(error));
       };
       try {
-        this.#redis.run(sha, redisKey, args).then(answered, (error: unknown) => {
+        this.#redis.run(sha, redisKey, args, blockKey).then(answered, (error: unknown) => {
           if (!isNoScript(error)) return failed(error);
           const script = counter ? slidingWindowCounterScript : slidingWindowScript;
-          this.#redis.evaluate(script, redisKey, args).then(answered, failed);
+          this.#redis.evaluate(script, redisKey, args, blockKey).then(answered, failed);
         });
       } catch (error) {
         failed(error); // a client that cannot even queue the command
@@ -264,6 +276,11 @@ export class RedisStore implements RateLimitStore {
    */
   #counterHit(counted: boolean, reply: (number | string)[], timeMs: number, max: number, cost: number): RateLimitHit {
     const windowMs = this.#windowMs;
+    if (reply.length === 6) {
+      // refused by a block (ongoing or started by this request): it ends at reply[5], in the script's time
+      const at = Math.max(Number(reply[3]), Number(reply[4]) * windowMs);
+      return { count: max + 1, resetTime: Date.now() + (Number(reply[5]) - at) };
+    }
     let window: number;
     let now: number;
     if (reply.length === 3) {
@@ -295,7 +312,11 @@ export class RedisStore implements RateLimitStore {
   }
 
   async reset(key: string): Promise<void> {
-    const deleted = this.#redis.del(this.keyFor(key));
+    const redisKey = this.keyFor(key);
+    const deleted =
+      this.#blockMs > 0
+        ? Promise.all([this.#redis.del(redisKey), this.#redis.del(this.#blockKeyFor(redisKey))])
+        : this.#redis.del(redisKey);
     await new Promise<void>((resolve, reject) => {
       const call = this.#deadlines.start(() => reject(new RedisStoreTimeoutError(`Redis did not answer within ${this.#timeoutMs} ms`)));
       deleted.then(
@@ -311,7 +332,8 @@ export class RedisStore implements RateLimitStore {
    * clears the others. Resolves to how many keys were deleted.
    */
   resetAll(): Promise<number> {
-    return this.#redis.deleteMatching(`${globEscape(this.#prefix)}{*}`);
+    // the keys and their blocks (`<prefix>{<key>}:block`)
+    return this.#redis.deleteMatching(`${globEscape(this.#prefix)}{*`);
   }
 
   /**

@@ -147,7 +147,7 @@ export class Contract {
       assert.ok(type !== undefined, `${what}: no content-type`);
       const mediaType = content[type!] ?? content[`${type!.split('/')[0]}/*`] ?? content['*/*'];
       assert.ok(mediaType, `${what}: content-type ${type} is not among ${Object.keys(content).join(', ')}`);
-      if (type === 'application/json' && mediaType.schema !== undefined) {
+      if ((type === 'application/json' || type === 'application/problem+json') && mediaType.schema !== undefined) {
         const validator = this.#validator(mediaType.schema);
         const ok = validator(JSON.parse(reply.text));
         assert.ok(

@@ -5,6 +5,7 @@ import { LimitedController } from './limited-controller.js';
 import { CancellationController } from './cancellation-controller.js';
 import { UploadsController } from './uploads-controller.js';
 import { ConfigController } from './config-controller.js';
+import { EventsController } from './events-controller.js';
 import { GREETING } from './services.js';
 
 /** An application middleware that wraps the response it gets from `next()`. */
@@ -28,11 +29,21 @@ const stamp: MiddlewareFunction = (req) => {
  */
 export function createConformanceApp(strictValidation: boolean, document: object, errors: ErrorsOption = 'json'): KilnServer {
   return createServer({
-    controllers: [ConversionController, BooksController, LimitedController, CancellationController, UploadsController, ConfigController],
+    controllers: [
+      ConversionController,
+      BooksController,
+      LimitedController,
+      CancellationController,
+      UploadsController,
+      ConfigController,
+      EventsController,
+    ],
     middlewares: [cors({ origin: ['https://app.example'], credentials: true, exposedHeaders: ['x-stamp'] }), wrap, stamp],
     strictValidation,
     maxBodySize: 1024,
     maxHeaderSize: 8 * 1024,
+    // A client that reads no event for 2 s is cut (test/runtimes/conformance.test.ts, server-sent events).
+    sendTimeout: 2000,
     injections: [{ token: GREETING, provide: 'hello from the container' }],
     errors,
     ...(errors === 'json' ? { docs: { document, openapi: '/openapi.json' } } : {}),
