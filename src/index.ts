@@ -39,6 +39,11 @@ export {
 } from './decorators/parameters.js';
 export type { Binder } from './decorators/binder.js';
 
+// WebSockets
+export { WebSocket, type WebSocketDecorator } from './websocket/websocket-decorator.js';
+export type { Socket, SocketHandlers } from './websocket/socket.js';
+export type { WebSocketOptions } from './websocket/websocket-options.js';
+
 // Serving it
 export { createServer } from './server.js';
 export type { KilnConfig, KilnServer, ListenOptions } from './server-config.js';

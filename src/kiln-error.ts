@@ -567,6 +567,40 @@ export const runtimeErrors = {
         `${route} is an @Sse() route: its handler must return an async iterable (write it as an async * method), got ${kind}`,
     },
   },
+  KILN093: {
+    means: "a `@WebSocket` route's handler did not return its connection's handlers (`SocketHandlers`): the upgrade answered 500",
+    when: 'per request',
+    messages: {
+      notHandlers: (route: string, kind: string) =>
+        `${route} is a @WebSocket route: it must return the connection's handlers ({ open, message, close }), got ${kind}`,
+    },
+  },
+  KILN094: {
+    means: 'the `webSocket` option of `createServer` is invalid',
+    when: 'start-up',
+    messages: {
+      notAnObject: (value: unknown) => `webSocket must be an object of WebSocket limits, got ${String(value)}`,
+      unknownOption: (key: string, known: string) => `webSocket.${key} is not a WebSocket option; the options are ${known}`,
+      wholeNumber: (option: string, least: number, value: unknown) =>
+        `webSocket.${option} must be a whole number of at least ${least}, got ${String(value)}`,
+      hub: (kind: string) => `webSocket.hub must be a TopicHub (new TopicHub() from @kiln/core/realtime), got ${kind}`,
+    },
+  },
+  KILN095: {
+    means: '`socket.close(code)` was given a code an application may not send (1000 and 3000–4999 are allowed)',
+    when: 'per request',
+    messages: {
+      closeCode: (code: unknown) =>
+        `socket.close(code): an application closes with 1000 or a code from 3000 to 4999 (RFC 6455 §7.4.2), got ${String(code)}`,
+    },
+  },
+  KILN096: {
+    means: 'the application declares `@WebSocket` routes and listens on Node, where the optional peer dependency `ws` is not installed',
+    when: 'start-up',
+    messages: {
+      noWs: (reason: string) => `@WebSocket routes on Node need the optional peer dependency 'ws' (npm install ws): ${reason}`,
+    },
+  },
 } as const satisfies Record<`KILN0${number}`, ErrorEntry>;
 
 export type RuntimeErrorCode = keyof typeof runtimeErrors;

@@ -12,6 +12,7 @@ import type { Lifecycle } from './health/lifecycle.js';
 import { healthPlan, type HealthPlan } from './health/health-routes.js';
 import { errorFormat } from './response/error-format.js';
 import { RequestTelemetry } from './telemetry/request-telemetry.js';
+import { webSocketLimits, type WebSocketLimits } from './websocket/websocket-options.js';
 
 /** The default of every limit of `createServer`'s config, in one table (docs/guide/server.md shows it). */
 export const configDefaults = Object.freeze({
@@ -55,6 +56,8 @@ export interface ResolvedConfig {
   readonly health: HealthPlan | undefined;
   /** The server spans and duration histogram, when `telemetry` is set. */
   readonly telemetry: RequestTelemetry | undefined;
+  /** The limits of WebSocket connections. */
+  readonly webSocket: WebSocketLimits;
 }
 
 function wholeNumber(name: string, value: unknown, least: number): number {
@@ -155,5 +158,6 @@ export function resolveConfig(config: KilnConfig, lifecycle: Lifecycle): Resolve
     listener,
     health,
     telemetry: config.telemetry === undefined ? undefined : new RequestTelemetry(config.telemetry),
+    webSocket: webSocketLimits(config.webSocket),
   });
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { WebSocketOptions } from './websocket/websocket-options.js';
 import type { Injection } from './injection/container.js';
 import type { MiddlewareLike } from './middleware.js';
 import type { KilnRequest } from './request/kiln-request.js';
@@ -103,6 +104,11 @@ export interface KilnConfig {
    * (`telemetry: { api }`). Off by default (docs: guide/telemetry.md).
    */
   telemetry?: TelemetryOptions;
+  /**
+   * Limits of every WebSocket connection (`@WebSocket` routes): message size, messages per second,
+   * connections, keep-alive, slow readers (docs: guide/streaming.md).
+   */
+  webSocket?: WebSocketOptions;
 }
 
 /** What `app.listen(options)` takes. */
@@ -135,6 +141,12 @@ export interface KilnServer {
   fetch(request: Request): Promise<Response>;
   /** The static route table. */
   readonly routes: readonly RouteInfo[];
+  /**
+   * Sends `message` to every WebSocket subscribed to `topic` (`socket.subscribe(topic)`), each
+   * projected to its own route's declared message type, on every process `webSocket.hub` reaches.
+   * Never rejects: a message the hub refuses is logged (docs: guide/streaming.md).
+   */
+  publish(topic: string, message: unknown): Promise<void>;
   /** Stops accepting connections, lets in-flight requests finish, runs every service's `onClose()`, then resolves: within `shutdownTimeout` in all (a hook past it is logged and abandoned). */
   close(): Promise<void>;
 }

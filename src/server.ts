@@ -6,6 +6,7 @@ import { nodeHandlers } from './adapter/node/node-handler.js';
 import { gracefulClose } from './health/graceful-close.js';
 import type { Lifecycle } from './health/lifecycle.js';
 import { resolveConfig } from './resolved-config.js';
+import { socketEntry } from './websocket/socket-entry.js';
 
 export type { KilnConfig, KilnServer } from './server-config.js';
 
@@ -30,8 +31,21 @@ export function createServer(config: KilnConfig): KilnServer {
     options,
     maxHeadersCount: limits.maxHeadersCount,
   });
-  const serve = fetchEntry(app, options);
-  const listener = serverListener({ ready: app.ready, target: { limits, handler, checkContinue, serve, errors: options.errors } });
+  const sockets = socketEntry(app, resolved, config.webSocket);
+  const serve = sockets.serving(fetchEntry(app, options));
+  const target = {
+    limits,
+    handler,
+    checkContinue,
+    serve,
+    errors: options.errors,
+    webSocket: resolved.webSocket,
+    // Read once the application has started: whether it has @WebSocket routes is known then.
+    get upgrade() {
+      return app.hasSocketRoutes ? sockets.upgrade : undefined;
+    },
+  };
+  const listener = serverListener({ ready: app.ready, target });
   const close = gracefulClose({
     lifecycle,
     container: app.container,
@@ -40,6 +54,7 @@ export function createServer(config: KilnConfig): KilnServer {
     shutdownTimeout: resolved.shutdownTimeout,
     signals: options.signals,
     logger: resolved.logger,
+    closeSockets: (deadline) => sockets.open.closeAll(deadline),
   });
   return Object.freeze({
     handler,
@@ -49,6 +64,7 @@ export function createServer(config: KilnConfig): KilnServer {
       return app.routes;
     },
     listen: listener.listen,
+    publish: (topic: string, message: unknown) => sockets.open.publish(topic, message),
     close,
   });
 }

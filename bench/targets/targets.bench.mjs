@@ -39,6 +39,8 @@ function runtimes() {
       // Where requestLogger()'s cost goes: pino's lines without the file, and Kiln's part alone.
       [loggerToNull]: { script: nodeScript('Kiln + requestLogger'), args: ['--sink', 'null'] },
       [loggerDropping]: { script: nodeScript('Kiln + requestLogger'), args: ['--sink', 'noop'] },
+      // The A/A control: the same server in a second process, to show how far two identical processes differ.
+      [kilnAgain]: nodeScript('Kiln'),
     },
   });
   return {
@@ -63,6 +65,7 @@ function runtimes() {
 }
 
 const raw = 'node:http (raw)';
+const kilnAgain = 'Kiln, a second process';
 const loggerToNull = 'Kiln + requestLogger, pino to /dev/null';
 const loggerDropping = 'Kiln + requestLogger, a logger that drops lines';
 const nodeGroups = (runtime, cycles) => [
@@ -75,7 +78,14 @@ const nodeGroups = (runtime, cycles) => [
 export function targetGroups({ quick = false } = {}) {
   const cycles = (full) => (quick ? 3 : full);
   return [
-    { id: 'Node 26:b', runtime: 'Node 26', scenario: 'b', process: 'fresh', servers: [raw, 'Kiln', 'Fastify'], cycles: cycles(20) },
+    {
+      id: 'Node 26:b',
+      runtime: 'Node 26',
+      scenario: 'b',
+      process: 'fresh',
+      servers: [raw, 'Kiln', 'Fastify', kilnAgain],
+      cycles: cycles(20),
+    },
     {
       id: 'Node 26:logger',
       runtime: 'Node 26',
@@ -141,6 +151,13 @@ export const targets = [
     ours: loggerDropping,
     theirs: 'Kiln',
     atLeast: 1 / 1.1,
+  },
+  {
+    title: "A/A control: Kiln against the same Kiln in a second process, (b) (the method's own spread: expect level)",
+    group: 'Node 26:b',
+    ours: 'Kiln',
+    theirs: kilnAgain,
+    atLeast: 1,
   },
   { title: 'cold start of the esbuild bundle ≤ 1.3× raw node:http', group: 'Node 26:cold-start', coldStart: true, atMost: 1.3 },
   ...['b', 'm'].flatMap((id) => [

@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ListenerLimits } from '../resolved-config.js';
 import type { SocketAddressOf } from '../request/fetch-request.js';
 import type { ErrorFormat } from '../response/error-format.js';
+import type { UpgradeHandler } from '../websocket/upgrade-decision.js';
+import type { WebSocketLimits } from '../websocket/websocket-options.js';
 
 /** What a runtime's listener gets from `createServer`: the app's entry points and its limits, resolved. */
 export interface ListenTarget {
@@ -16,6 +18,10 @@ export interface ListenTarget {
    * per-request info) when something reads it.
    */
   readonly serve: (request: Request, socketAddress?: string | SocketAddressOf, context?: unknown) => Response | Promise<Response>;
+  /** Decides a WebSocket upgrade request; undefined when the application has no `@WebSocket` route. */
+  readonly upgrade: UpgradeHandler | undefined;
+  /** The limits of WebSocket connections (a runtime that can apply one itself does). */
+  readonly webSocket: WebSocketLimits;
   /** Share the port with other processes (SO_REUSEPORT); checked by assertReusePort first. */
   readonly reusePort: boolean;
   /** How the listener's own refusals (a head past the limits, a request while closing) are written. */

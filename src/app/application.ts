@@ -21,6 +21,8 @@ export interface Application {
   readonly handle: (req: RequestCore) => unknown;
   /** The frozen route table `app.routes` shows (empty until assembled). */
   readonly routes: readonly RouteInfo[];
+  /** Whether a route is a `@WebSocket` route (false until assembled). */
+  readonly hasSocketRoutes: boolean;
 }
 
 export interface StartApplicationOptions {
@@ -39,11 +41,13 @@ export function startApplication({ config, resolved, lifecycle }: StartApplicati
   const container = new Container(config.injections ?? [], [{ token: Logger, value: logger }]);
   let pipeline: RequestPipeline | undefined;
   let routes: readonly RouteInfo[] = Object.freeze([]);
+  let hasSocketRoutes = false;
   const assemble = (): void => {
     const table = applicationRoutes({ config, resolved, container, lifecycle });
     if (resolved.debug) logRouteTable(logger, table.routes);
     pipeline = new RequestPipeline(table, resolved.maxUrlLength, resolved.debug ? decisionTrace(logger) : undefined, resolved.telemetry);
     routes = Object.freeze(table.routes.map((route) => route.info));
+    hasSocketRoutes = table.routes.some((route) => route.socket !== undefined);
   };
   const factories = container.runFactories();
   let refused: unknown;
@@ -78,6 +82,9 @@ export function startApplication({ config, resolved, lifecycle }: StartApplicati
     handle: (req) => pipeline!.handle(req),
     get routes() {
       return routes;
+    },
+    get hasSocketRoutes() {
+      return hasSocketRoutes;
     },
   };
 }

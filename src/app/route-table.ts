@@ -13,6 +13,7 @@ import { describe, metadataOf } from './declarations.js';
 import { MiddlewareResolver } from './middleware-resolver.js';
 import { HandlerTimeout } from '../decorators/handler-timeout.js';
 import type { EventStreamSettings } from '../sse/sse-options.js';
+import type { SocketCodec } from '../websocket/socket-codec.js';
 
 /** One route, resolved at start-up: everything a request needs, nothing left to look up. */
 export interface CompiledRoute {
@@ -34,6 +35,8 @@ export interface CompiledRoute {
   readonly timeout: number;
   /** Application, then controller, then route middlewares. */
   readonly middlewares: readonly MiddlewareFunction[];
+  /** A `@WebSocket` route: its message codec (empty when the build wrote none); undefined for HTTP routes. */
+  readonly socket?: SocketCodec;
 }
 
 /** The application as `createServer` assembles it: every route, and the chain every request passes. */
@@ -42,6 +45,9 @@ export interface RouteTable {
   /** The application middlewares, resolved: what a request no route took runs through. */
   readonly appChain: readonly MiddlewareFunction[];
 }
+
+/** A `@WebSocket` route whose types the build did not read: messages pass as parsed, and leave as JSON.stringify writes them. */
+const noCodec: SocketCodec = Object.freeze({ validate: undefined, serialize: undefined });
 
 /** The binder a route calls per request: the compiled one, given the handler's injected values. */
 function routeBinder(binder: Binder | undefined, injected: readonly unknown[] | undefined): RouteBinder | undefined {
@@ -112,6 +118,7 @@ export function buildRouteTable(
             strict,
             timeout: HandlerTimeout.get(info) ?? handlerTimeout,
             middlewares: Object.freeze([...appChain, ...controllerChain, ...routeChain]),
+            socket: spec.socket === true ? (method.socket ?? noCodec) : undefined,
           }),
         );
       }

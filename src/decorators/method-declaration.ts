@@ -4,11 +4,14 @@ import type { Serializer } from '../response/serializer.js';
 import type { MiddlewareLike } from '../middleware.js';
 import { kilnError } from '../kiln-error.js';
 import type { EventStreamSettings } from '../sse/sse-options.js';
+import type { SocketCodec } from '../websocket/socket-codec.js';
 
 export interface RouteSpec {
   method: string;
   path: string;
   middlewares: MiddlewareLike[];
+  /** `@WebSocket`: the request upgrades to a WebSocket (src/websocket/). */
+  socket?: true;
 }
 
 /** What the decorators of one method declared. Plain data read by the route table. */
@@ -20,6 +23,8 @@ export interface MethodDeclaration {
   serializer?: Serializer;
   /** `@Sse()`: the handler's values are server-sent events. */
   eventStream?: EventStreamSettings;
+  /** A `@WebSocket` route's compiled message codec (see websocket/socket-codec.ts). */
+  socket?: SocketCodec;
 }
 
 export type MethodDeclarations = Map<string | symbol, MethodDeclaration>;

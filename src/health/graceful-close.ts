@@ -15,6 +15,8 @@ export interface GracefulCloseOptions {
   /** The open requests' signals, aborted at the deadline. */
   readonly signals: RequestSignals;
   readonly logger: Logger;
+  /** Closes the WebSocket connections (1001), cutting those still open at the deadline given (a time in ms). */
+  readonly closeSockets: (deadline: number) => Promise<void>;
 }
 
 /** The reason of every open `req.signal` when close()'s shutdownTimeout passes. */
@@ -54,7 +56,9 @@ export function gracefulClose(options: GracefulCloseOptions): () => Promise<void
         (server) => {
           // At the deadline, handlers still at work are told (req.signal) just before their connections are cut.
           const abortTimer = setTimeout(() => signals.abortAll(shutdownDeadlinePassed(shutdownTimeout)), shutdownTimeout);
-          return server.close(shutdownTimeout).finally(() => clearTimeout(abortTimer));
+          // WebSocket connections are closed with 1001 while HTTP ones drain, both within the deadline.
+          const socketsClosed = options.closeSockets(Date.now() + shutdownTimeout);
+          return Promise.all([server.close(shutdownTimeout), socketsClosed]).finally(() => clearTimeout(abortTimer));
         },
         () => {},
       )

@@ -10,6 +10,7 @@ import { reasonPhrase } from '../response/reason-phrase.js';
 import { withinDeadline } from './handler-deadline.js';
 import { acceptsEventStream } from '../sse/accepts-event-stream.js';
 import { eventStreamResponse } from '../sse/event-stream-response.js';
+import { acceptSocket } from '../websocket/socket-acceptance.js';
 
 // hot path: binder, then handler; stays synchronous unless one of them is async
 function invokeHandler(route: CompiledRoute, req: RequestCore): unknown {
@@ -19,7 +20,7 @@ function invokeHandler(route: CompiledRoute, req: RequestCore): unknown {
   const oversized = req[kOversizedBody]();
   if (oversized !== undefined) throw oversized;
   if (route.eventStream !== undefined) return invokeEventStream(route, req);
-  const result = callHandler(route, req);
+  const result = route.socket === undefined ? callHandler(route, req) : acceptSocket(route, req, () => callHandler(route, req));
   // A handler that answers within the call cannot be late; one that returns a promise races its deadline.
   return route.timeout > 0 && isPromiseLike(result) ? withinDeadline(req, route, result) : result;
 }

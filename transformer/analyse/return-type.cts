@@ -103,8 +103,12 @@ function isEventStream(tk: Toolkit, method: ts.MethodDeclaration): boolean {
   return (tk.ts.getDecorators(method) ?? []).some((decorator) => recogniseKilnDecorator(tk, decorator)?.kind === 'eventStream');
 }
 
+/** An HTTP route: a `@WebSocket` route's value is its handlers, never sent (analyse/socket-messages.cts). */
 function isRoute(tk: Toolkit, method: ts.MethodDeclaration): boolean {
-  return (tk.ts.getDecorators(method) ?? []).some((decorator) => recogniseKilnDecorator(tk, decorator)?.kind === 'route');
+  return (tk.ts.getDecorators(method) ?? []).some((decorator) => {
+    const recognised = recogniseKilnDecorator(tk, decorator);
+    return recognised?.kind === 'route' && !recognised.socket;
+  });
 }
 
 /** Whether a handler's awaited return type is serialised by typia, kept on JSON.stringify, or an error. */

@@ -47,7 +47,7 @@ function placingLineTexts(build: PluginBuild): PluginBuild {
  * it (an app without uploads builds as before; a multipart body then answers 500 with KILN013).
  */
 function optionalUploadParser(build: PluginBuild): void {
-  build.onResolve({ filter: /^@fastify\/busboy$/ }, async (args) => {
+  build.onResolve({ filter: /^(@fastify\/busboy|ws)$/ }, async (args) => {
     if ((args.pluginData as { kilnResolvingBusboy?: boolean } | undefined)?.kilnResolvingBusboy === true) return undefined;
     if ((build.initialOptions.platform ?? 'browser') !== 'node') return { path: args.path, external: true };
     const found = await build.resolve(args.path, {

@@ -416,6 +416,32 @@ export const diagnosticCodes = {
         'Yield only strings, or wrap the text in an object ({ text })',
     },
   },
+  socketTypiaNotConfigured: {
+    code: 185,
+    title:
+      "a @WebSocket route declares its message type, which a typia validator checks, and compilerOptions.plugins does not list typia's transformer",
+    messages: {
+      messages: (route: string, type: string) =>
+        `${route} declares its messages as ${type}, checked by a typia validator generated at build time, but typia's transformer is not configured: ` +
+        addTypia +
+        'or declare the messages unknown to leave them unchecked',
+    },
+  },
+  socketTypeNotNameable: {
+    code: 186,
+    title: 'a @WebSocket route with typed messages is on a method that generated code cannot name from module scope',
+    messages: {
+      notNameable: (route: string, reason: string) =>
+        `${route} has typed messages, which generated code must name from module scope, but ${reason}: make it a public method of a class declared at module scope`,
+    },
+  },
+  notJsonInMessage: {
+    code: 187,
+    title: 'a @WebSocket message type holds something JSON text never carries (a Date, bigint, function, Map, Set…)',
+    messages: {
+      notJson: (what: string, where: string, advice: string) => `${where} is ${what}, which a JSON message never carries; ${advice}`,
+    },
+  },
   generatedCodeError: {
     code: 190,
     title: 'internal: @kiln/core/transformer failed on this file, or its generated binder does not type-check (a bug; please report it)',

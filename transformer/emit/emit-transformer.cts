@@ -16,6 +16,8 @@ export interface EmitPlan {
   readonly dependencyLists?: ReadonlyMap<number, string>;
   /** Typed-response serialiser constant name by the method's name end offset (see serializer-emitter). */
   readonly serializers?: ReadonlyMap<number, string>;
+  /** WebSocket message codec constant name by the method's name end offset (see socket-emitter). */
+  readonly sockets?: ReadonlyMap<number, string>;
   /** env<T>() plan constant name by the call's end offset (see env-emitter). */
   readonly envCalls?: ReadonlyMap<number, string>;
 }
@@ -53,7 +55,8 @@ export function emitTransformer(tsi: typeof ts, plans: ReadonlyMap<string, EmitP
       if (tsi.isMethodDeclaration(node)) {
         const binder = plan.binders.get(node.name.getEnd());
         const serializer = plan.serializers?.get(node.name.getEnd());
-        if (binder === undefined && serializer === undefined)
+        const socket = plan.sockets?.get(node.name.getEnd());
+        if (binder === undefined && serializer === undefined && socket === undefined)
           return plan.envCalls === undefined ? node : tsi.visitEachChild(node, visitor, context);
         const call = (helper: string, name: string) =>
           factory.createDecorator(
@@ -64,6 +67,7 @@ export function emitTransformer(tsi: typeof ts, plans: ReadonlyMap<string, EmitP
         const added = [
           ...(binder === undefined ? [] : [call('compiledBinder', binder)]),
           ...(serializer === undefined ? [] : [call('compiledSerializer', serializer)]),
+          ...(socket === undefined ? [] : [call('compiledSocket', socket)]),
         ];
         return factory.updateMethodDeclaration(
           node,

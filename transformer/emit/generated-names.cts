@@ -30,3 +30,8 @@ export const noParametersBinder = `${helpersNamespace}.noParameters`;
 export function serializerName(index: number): string {
   return `kiln$serialize_${index}`;
 }
+
+/** The module constant holding the n-th WebSocket message codec of a file. */
+export function socketCodecName(index: number): string {
+  return `kiln$socket_${index}`;
+}

@@ -6,7 +6,7 @@ const kilnModule = '@kiln/core';
 
 /** What a decorator written with one of `@kiln/core`'s exports is, read from the source alone. */
 export type KilnImportDecorator =
-  | { readonly kind: 'route'; readonly method: string; readonly path: string }
+  | { readonly kind: 'route'; readonly method: string; readonly path: string; readonly socket?: true }
   | { readonly kind: 'controller'; readonly basePath: string }
   | { readonly kind: 'middleware' }
   | { readonly kind: 'hand-written-binder' }
@@ -53,6 +53,10 @@ export function recogniseKilnImport(tk: Toolkit, decorator: ts.Decorator): KilnI
   if (method !== undefined) {
     const path = literal(0);
     return path === undefined ? undefined : { kind: 'route', method, path };
+  }
+  if (exported === 'WebSocket') {
+    const path = literal(0);
+    return path === undefined ? undefined : { kind: 'route', method: 'GET', path, socket: true };
   }
   const source = bindingSources[exported];
   if (source !== undefined) {

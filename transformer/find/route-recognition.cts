@@ -5,7 +5,14 @@ import { runtimeBrands } from './runtime-brands.cjs';
 
 /** A Kiln class or method decorator, identified by the declaration its callee resolves to. */
 export type KilnDecorator =
-  | { readonly kind: 'route'; readonly method: string; readonly path: string | undefined; readonly decorator: ts.Decorator }
+  | {
+      readonly kind: 'route';
+      readonly method: string;
+      readonly path: string | undefined;
+      readonly decorator: ts.Decorator;
+      /** `@WebSocket`: a GET route that upgrades (analyse/socket-messages.cts). */
+      readonly socket: boolean;
+    }
   | { readonly kind: 'controller'; readonly basePath: string | undefined }
   | { readonly kind: 'middleware' }
   /** A hand-written `@compiledBinder(...)`: the method needs nothing from the transformer. */
@@ -33,7 +40,7 @@ export function recogniseKilnDecorator(tk: Toolkit, decorator: ts.Decorator): Ki
   if (imported !== undefined) {
     switch (imported.kind) {
       case 'route':
-        return { kind: 'route', method: imported.method, path: imported.path, decorator };
+        return { kind: 'route', method: imported.method, path: imported.path, decorator, socket: imported.socket === true };
       case 'controller':
       case 'middleware':
       case 'hand-written-binder':
@@ -51,7 +58,9 @@ export function recogniseKilnDecorator(tk: Toolkit, decorator: ts.Decorator): Ki
   switch (literalProperty(tk, brandType, 'kind', call)) {
     case 'route': {
       const method = literalProperty(tk, brandType, 'method', call);
-      return method === undefined ? undefined : { kind: 'route', method, path: literalProperty(tk, brandType, 'path', call), decorator };
+      const path = literalProperty(tk, brandType, 'path', call);
+      const socket = brandType.getProperty('socket') !== undefined;
+      return method === undefined ? undefined : { kind: 'route', method, path, decorator, socket };
     }
     case 'controller':
       return { kind: 'controller', basePath: literalProperty(tk, brandType, 'basePath', call) };

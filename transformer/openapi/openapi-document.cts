@@ -18,6 +18,7 @@ import {
   errorResponse,
   successResponses,
 } from './response-objects.cjs';
+import { eventStreamResponses } from './event-stream-responses.cjs';
 import type { DeclaredError } from './route-doc-comment.cjs';
 import { isPendingSchema, isUndescribable, TypeSchemas, type PendingSchema, type loadTypiaCore } from './type-schemas.cjs';
 
@@ -265,7 +266,9 @@ export function buildOpenApiDocument(
     }
 
     // Responses: the handler's own, the ones its JSDoc and middlewares declare, then Kiln's.
-    const success = successResponses(tk, schemas, source.declaration, source.status, doc.produces);
+    const success = source.eventStream
+      ? eventStreamResponses(tk, schemas, source.declaration, source.status)
+      : successResponses(tk, schemas, source.declaration, source.status, doc.produces);
     if (success.problems.length > 0) {
       diagnostics.push(
         kilnDiagnostic(

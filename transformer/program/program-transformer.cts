@@ -14,6 +14,8 @@ import type { KilnChecker } from '../checker/kiln-checker.cjs';
 import { generateOpenApi } from '../openapi/openapi-generation.cjs';
 import type { OpenApiOptions } from '../openapi/openapi-types.cjs';
 import { analyseResponses, type ResponsesModel, type TypedResponsesOption } from '../analyse/return-type.cjs';
+import { analyseSockets, type SocketsModel } from '../analyse/socket-messages.cjs';
+import { emitSockets } from '../emit/socket-emitter.cjs';
 import { emitSerializers } from '../emit/serializer-emitter.cjs';
 import type { FileModel } from '../analyse/model.cjs';
 import { generateClient, type TypedClientOptions } from '../client/client-generation.cjs';
@@ -130,7 +132,8 @@ export function compileProgram(request: CompileRequest): CompiledProgram {
   const model = analyseProgram(tk, only);
   const responses = analyseResponses(tk, config.typedResponses, only);
   const envCalls = analyseEnvCalls(tk, only);
-  const rewrites = rewriteFiles(tk, config, { model, responses, envCalls }, request.binderOptions ?? {});
+  const sockets = analyseSockets(tk, only);
+  const rewrites = rewriteFiles(tk, config, { model, responses, envCalls, sockets }, request.binderOptions ?? {});
   const baseHost: ts.CompilerHost = request.host ?? tsi.createCompilerHost(program.getCompilerOptions());
   let next = rewrites.texts.size > 0 ? rewrittenProgram(request, baseHost, rewrites) : program;
 
@@ -180,6 +183,7 @@ export function compileProgram(request: CompileRequest): CompiledProgram {
   const kilnErrors = [
     ...model.diagnostics,
     ...responses.diagnostics,
+    ...sockets.diagnostics,
     ...envCalls.diagnostics,
     ...errors.diagnostics,
     ...(openApi?.diagnostics ?? []),
@@ -195,16 +199,17 @@ interface Analysis {
   readonly model: ProgramModel;
   readonly responses: ResponsesModel;
   readonly envCalls: EnvModel;
+  readonly sockets: SocketsModel;
 }
 
 /** The text the checker sees for each file with Kiln decorators, serialised responses or `env<T>()` calls: its generated code appended. */
 function rewriteFiles(tk: Toolkit, config: KilnTransformerConfig, analysis: Analysis, binderOptions: BinderOptions): Rewrites {
-  const { model, responses, envCalls } = analysis;
+  const { model, responses, envCalls, sockets } = analysis;
   const { ts: tsi, program } = tk;
   const options = program.getCompilerOptions();
   const bindingModule = config.bindingModule ?? '@kiln/core/binding';
   const rewrites: Rewrites = { texts: new Map(), originalTexts: new Map(), plans: new Map(), unchecked: new Map() };
-  for (const fileName of new Set([...model.files.keys(), ...responses.files.keys(), ...envCalls.files.keys()])) {
+  for (const fileName of new Set([...model.files.keys(), ...responses.files.keys(), ...envCalls.files.keys(), ...sockets.files.keys()])) {
     const fileModel = model.files.get(fileName) ?? emptyFileModel(fileName);
     const original = program.getSourceFile(fileName)!;
     const commonJs =
@@ -215,9 +220,16 @@ function rewriteFiles(tk: Toolkit, config: KilnTransformerConfig, analysis: Anal
     const fileResponses = responses.files.get(fileName);
     const serialized =
       fileResponses === undefined ? undefined : emitSerializers(fileResponses, responses, generated.validatorSites.size > 0);
+    const fileSockets = sockets.files.get(fileName);
+    const typiaDeclared = generated.validatorSites.size > 0 || (responses.assert && serialized !== undefined);
+    const socketCode = fileSockets === undefined ? undefined : emitSockets(fileSockets, typiaDeclared);
     const fileEnvCalls = envCalls.files.get(fileName);
     const envCode = fileEnvCalls === undefined ? undefined : emitEnvPlans(fileEnvCalls, bindingModule, commonJs);
-    const text = rewriteSource(original.text, fileModel.decoratorRanges, generated.text + (serialized?.text ?? '') + (envCode?.text ?? ''));
+    const text = rewriteSource(
+      original.text,
+      fileModel.decoratorRanges,
+      generated.text + (serialized?.text ?? '') + (socketCode?.text ?? '') + (envCode?.text ?? ''),
+    );
     rewrites.texts.set(fileName, text);
     rewrites.originalTexts.set(text, original.text);
     rewrites.unchecked.set(fileName, generated.uncheckedBinders);
@@ -225,8 +237,9 @@ function rewriteFiles(tk: Toolkit, config: KilnTransformerConfig, analysis: Anal
       generatedStart: original.text.length,
       binders: generated.binders,
       localReferences: new Set(fileModel.localReferences),
-      validatorSites: serialized === undefined ? generated.validatorSites : new Map([...generated.validatorSites, ...serialized.sites]),
+      validatorSites: new Map([...generated.validatorSites, ...(serialized?.sites ?? []), ...(socketCode?.sites ?? [])]),
       serializers: serialized?.serializers,
+      sockets: socketCode?.codecs,
       dependencyLists: generated.dependencyLists,
       envCalls: envCode?.calls,
     });

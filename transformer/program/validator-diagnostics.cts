@@ -5,7 +5,7 @@ import type { EmitPlan } from '../emit/emit-transformer.cjs';
  * The generated line of a validator (`const kiln$validate_0 = kiln$typia.createValidateEquals<...>();`)
  * or of a typed-response serialiser (`kiln$typia.createAssert<...>()` inside `const kiln$serialize_0 = ...` under 'assert').
  */
-const validatorLine = /const (kiln\$(?:validate|serialize)_\d+) = /;
+const validatorLine = /const (kiln\$(?:validate|serialize|socket)_\d+) = /;
 
 /**
  * typia reports a body type it cannot validate (`number & tags.Format<'email'>`) at emit time, on

@@ -41,6 +41,8 @@ class WindowCounter implements WindowCounts {
   touched = 0;
   /** The max its last request was held to (a `max` function may give each key its own). */
   limit = 0;
+  /** `blockDuration`: until when (ms) every request of this key is refused. */
+  blockedUntil = 0;
 }
 
 type Entry = SlidingLog | WindowCounter;
@@ -93,6 +95,8 @@ export class MemoryStore implements RateLimitStore {
   #windowMs = 60_000;
   #max = Number.POSITIVE_INFINITY;
   #counter = false;
+  /** `rateLimit({ blockDuration })`, 0 for none. */
+  #blockMs = 0;
   #initialised = false;
   readonly #maxBytes: number;
   readonly #maxKeys: number;
@@ -145,6 +149,7 @@ export class MemoryStore implements RateLimitStore {
     this.#windowMs = options.windowMs;
     this.#max = options.max;
     this.#counter = options.algorithm === 'sliding-window-counter';
+    this.#blockMs = options.blockDuration ?? 0;
   }
 
   /** Counts a request for `key`; returns the requests in the window, this one included (`max + 1`: refused). */
@@ -163,19 +168,28 @@ export class MemoryStore implements RateLimitStore {
     const entry = this.#touch(key, now);
     if (entry === undefined) return { count: max + 1, resetTime: this.#blockedUntil };
     entry.limit = max;
+    if (entry.blockedUntil > now) return { count: max + 1, resetTime: entry.blockedUntil };
     if (this.#counter) {
       const counter = entry as WindowCounter;
       const hit = countRequest(counter, now, this.#windowMs, max, cost);
-      if (request?.refundable && hit.count <= max && cost > 0) hit.refund = () => this.#refundCounter(key, counter, now, cost);
+      if (hit.count > max) return this.#refused(counter, hit.count, hit.resetTime, now);
+      if (request?.refundable && cost > 0) hit.refund = () => this.#refundCounter(key, counter, now, cost);
       return hit;
     }
     const log = entry as SlidingLog;
     const count = this.#count(log, now, max, cost);
     if (count === overflowed) return { count: max + 1, resetTime: this.#blockedUntil };
-    if (count > max) return { count, resetTime: this.#passAt(log, now, max, cost) };
+    if (count > max) return this.#refused(log, count, this.#passAt(log, now, max, cost), now);
     const resetTime = log.times.length > log.head ? log.oldest() + this.#windowMs : now + this.#windowMs;
     if (request?.refundable && cost > 0) return { count, resetTime, refund: () => this.#refundLog(key, log, now, cost) };
     return { count, resetTime };
+  }
+
+  /** A refused request: with `blockDuration`, the key is blocked from now (a block never ends before the window would let it in). */
+  #refused(entry: Entry, count: number, passAt: number, now: number): RateLimitHit {
+    if (this.#blockMs === 0) return { count, resetTime: passAt };
+    entry.blockedUntil = Math.max(passAt, now + this.#blockMs);
+    return { count, resetTime: entry.blockedUntil };
   }
 
   /** Takes back `cost` timestamps recorded at `at` (still in the window: the latest ones with that time). */
@@ -305,17 +319,19 @@ export class MemoryStore implements RateLimitStore {
     if (entry === this.#newest) this.#newest = undefined;
   }
 
-  /** Drops keys untouched for a whole window. Touch order is monotone, so it stops at the first live key. */
+  /** Drops keys untouched for a whole window, but not a blocked one. Touch order is monotone, so it stops at the first live key. */
   #dropIdle(now: number): void {
     const cutoff = now - this.#windowMs;
     for (const [key, entry] of this.#entries) {
       if (entry.touched > cutoff) break;
+      if (entry.blockedUntil > now) continue;
       this.#forget(key, entry);
     }
   }
 
   /** The requests `entry` holds in its window now, and whether its next request would be refused. */
   #load(entry: Entry, now: number): { requests: number; limited: boolean } {
+    if (entry.blockedUntil > now) return { requests: entry.limit + 1, limited: true };
     if (entry instanceof SlidingLog) {
       const length = entry.times.length;
       const requests = entry.expire(now - this.#windowMs);
@@ -331,6 +347,7 @@ export class MemoryStore implements RateLimitStore {
 
   /** When a limited `entry` would count a request again. */
   #freeAt(entry: Entry, now: number): number {
+    if (entry.blockedUntil > now) return entry.blockedUntil;
     if (entry instanceof SlidingLog) {
       const live = entry.times.length - entry.head;
       // the (live - max + 1)th oldest leaving brings it under max

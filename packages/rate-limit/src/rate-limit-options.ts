@@ -36,6 +36,18 @@ export interface RateLimitOptions {
   /** Window length in milliseconds; the window slides (it is not a fixed clock interval). Default 60 000. */
   windowMs?: number;
   /**
+   * How long (ms) a key stays refused once a request of it is refused: every request of the key is
+   * answered 429 until then, whatever its cost, without being counted, and `Retry-After` says when
+   * it ends. The block lasts at least until the refused request would have passed without it (a
+   * block never lets a key in earlier than its window would), and it is not extended by requests
+   * made during it. The window keeps its counts: when the block ends the key has what its window
+   * left it. Default 0: no block. A whole number ≥ 0 (else KILN210); needs a store that is told it
+   * through `init` and has `hit` (KILN211; both built-in stores, atomically in Redis).
+   *
+   * @example rateLimit({ max: 5, windowMs: 60_000, blockDuration: 15 * 60_000 }) // a 6th request in a minute locks the key out for 15 min
+   */
+  blockDuration?: number;
+  /**
    * The key that identifies the requester. Default: the client address as the server computes
    * `req.ip` (so `createServer({ trustProxy })` decides whether proxy headers count), an IPv6
    * address grouped by `ipv6Subnet`; without any address (in-process `app.fetch` without proxy

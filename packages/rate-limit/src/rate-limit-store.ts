@@ -21,6 +21,13 @@ export interface RateLimitStoreOptions {
    * sliding log. A store that cannot count this way must throw from `init`.
    */
   readonly algorithm?: RateLimitAlgorithm;
+  /**
+   * `rateLimit({ blockDuration })` in ms, 0 (or absent) for none: once a hit is refused, the store
+   * refuses every hit of that key, counting nothing, until `max(the refused hit's resetTime, now +
+   * blockDuration)`, and reports that time as `resetTime`. A store that cannot block must throw
+   * from `init` when this is above 0.
+   */
+  readonly blockDuration?: number;
 }
 
 /** The result of counting one request, for stores that know when their window frees a slot. */
@@ -65,8 +72,8 @@ export interface RateLimitRequest {
  * - `resetAll()`, optional, forgets every key of this store; `limiter.resetAll()` calls it (and
  *   throws KILN206 when the store has none). The built-in stores have it.
  * - `init(options)`, optional, is called once by `rateLimit` when the store is handed to it; it
- *   must throw for an `options.algorithm` it does not implement. A store without `init` can only
- *   serve the default sliding log.
+ *   must throw for an `options.algorithm` or an `options.blockDuration` it does not implement. A
+ *   store without `init` can only serve the default sliding log, without blocks.
  * - `hit(key)`, optional, does what `increment` does and also says when the window frees a slot.
  *   When it is there the middleware calls it instead of `increment`, so `RateLimit-Reset` and
  *   `Retry-After` are exact; without it they are estimated as now + `windowMs`. With a `cost` or a

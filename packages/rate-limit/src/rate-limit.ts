@@ -80,6 +80,18 @@ function checkOptions(options: RateLimitOptions, max: unknown, windowMs: number)
       `rateLimit: algorithm must be 'sliding-log' or 'sliding-window-counter', got ${JSON.stringify(algorithm)}`,
     );
   }
+  const block = options.blockDuration;
+  if (block !== undefined && (typeof block !== 'number' || !Number.isSafeInteger(block) || block < 0))
+    throw new RateLimitError(
+      'KILN210',
+      `rateLimit: blockDuration must be a whole number of milliseconds (0 or more), got ${String(block)}`,
+    );
+  if (block !== undefined && block > 0 && store !== undefined && (typeof store.init !== 'function' || typeof store.hit !== 'function')) {
+    throw new RateLimitError(
+      'KILN211',
+      'rateLimit: blockDuration needs a store that is told it through init() and reports the block through hit(); this store lacks one of them',
+    );
+  }
   if (algorithm === 'sliding-window-counter' && store !== undefined && typeof store.init !== 'function') {
     throw new RateLimitError(
       'KILN201',
@@ -184,7 +196,7 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitMiddleware {
   const refundSuccess = options.skipSuccessfulRequests === true;
   const weighed = costOf !== undefined || maxOf !== undefined || refundSuccess;
   const store = options.store ?? new MemoryStore();
-  store.init?.({ windowMs, max, algorithm: options.algorithm ?? 'sliding-log' });
+  store.init?.({ windowMs, max, algorithm: options.algorithm ?? 'sliding-log', blockDuration: options.blockDuration ?? 0 });
   if (options.trustProxy !== undefined && options.keyGenerator === undefined) warnTrustProxy();
   const customKey = options.keyGenerator;
   const keyGenerator = customKey ?? defaultKeyGenerator(options.ipv6Subnet ?? 56, options.trustProxy === false);

@@ -44,10 +44,13 @@ export type RedisClientLike = IoRedisClientLike | NodeRedisClientLike;
 
 /** What RedisStore needs, whatever the client: run a script by hash or by text, delete a key, remove a member. */
 export interface ScriptRunner {
-  /** EVALSHA: rejects with NOSCRIPT (see `isNoScript`) when Redis does not know the script yet. */
-  run(sha: string, key: string, args: string[]): Promise<unknown>;
+  /**
+   * EVALSHA: rejects with NOSCRIPT (see `isNoScript`) when Redis does not know the script yet.
+   * `second`, when given, is the script's KEYS[2] (a key in the same hash slot as `key`).
+   */
+  run(sha: string, key: string, args: string[], second?: string): Promise<unknown>;
   /** EVAL, which also caches the script for the next EVALSHA. */
-  evaluate(script: string, key: string, args: string[]): Promise<unknown>;
+  evaluate(script: string, key: string, args: string[], second?: string): Promise<unknown>;
   del(key: string): Promise<unknown>;
   remove(key: string, member: string): Promise<unknown>;
   /** Deletes every key matching a SCAN pattern, on every master of a cluster; resolves to how many. */
@@ -105,8 +108,8 @@ export function scriptRunner(client: RedisClientLike): ScriptRunner {
   if (typeof (client as NodeRedisClientLike).evalSha === 'function') {
     const redis = client as NodeRedisClientLike;
     return {
-      run: (sha, key, args) => redis.evalSha(sha, { keys: [key], arguments: args }),
-      evaluate: (script, key, args) => redis.eval(script, { keys: [key], arguments: args }),
+      run: (sha, key, args, second) => redis.evalSha(sha, { keys: second === undefined ? [key] : [key, second], arguments: args }),
+      evaluate: (script, key, args, second) => redis.eval(script, { keys: second === undefined ? [key] : [key, second], arguments: args }),
       del: (key) => redis.del(key),
       remove: (key, member) => redis.zRem(key, member),
       deleteMatching: (pattern) => deleteMatchingNodeRedis(redis, pattern),
@@ -116,11 +119,14 @@ export function scriptRunner(client: RedisClientLike): ScriptRunner {
     const redis = client as IoRedisClientLike;
     return {
       // the scripts take five arguments: no spread (an array per call)
-      run: (sha, key, args) =>
-        args.length === 5
-          ? redis.evalsha(sha, 1, key, args[0]!, args[1]!, args[2]!, args[3]!, args[4]!)
-          : redis.evalsha(sha, 1, key, ...args),
-      evaluate: (script, key, args) => redis.eval(script, 1, key, ...args),
+      run: (sha, key, args, second) =>
+        second !== undefined
+          ? redis.evalsha(sha, 2, key, second, ...args)
+          : args.length === 5
+            ? redis.evalsha(sha, 1, key, args[0]!, args[1]!, args[2]!, args[3]!, args[4]!)
+            : redis.evalsha(sha, 1, key, ...args),
+      evaluate: (script, key, args, second) =>
+        second === undefined ? redis.eval(script, 1, key, ...args) : redis.eval(script, 2, key, second, ...args),
       del: (key) => redis.del(key),
       remove: (key, member) => redis.zrem(key, member),
       deleteMatching: (pattern) => deleteMatchingIoRedis(redis, pattern),

@@ -10,6 +10,8 @@ export class SlidingLog {
   touched = 0;
   /** The max its last request was held to (a `max` function may give each key its own). */
   limit = 0;
+  /** `blockDuration`: until when (ms) every request of this key is refused. */
+  blockedUntil = 0;
 
   /** Drops timestamps at or before `cutoff` and returns how many remain. */
   expire(cutoff: number): number {

@@ -18,7 +18,12 @@ import { redisNow } from './redis-now-script.js';
  * KEYS[1] the key; ARGV[1] windowMs; ARGV[2] max; ARGV[3] unused (the sliding log's member);
  * ARGV[4] the caller's deadline in Redis time (ms; -1: none), past which the request has been
  * given up and must not count; ARGV[5] the time in ms ('': the Redis server's TIME); ARGV[6] the
- * request's cost (absent: 1; a cost of 0 counts nothing but needs room for one).
+ * request's cost (absent: 1; a cost of 0 counts nothing but needs room for one); ARGV[7]
+ * `blockDuration` in ms (absent: 0, no block) with KEYS[2] the key's block (the time in ms when it
+ * ends, expiring then): while it lasts every request is refused; a refused request starts one
+ * lasting until it would pass (`nextPassAt` of sliding-window-counter.ts, in Lua) or
+ * `blockDuration`, whichever is later. A refusal by a block is the reply
+ * { 0, previous, current, time, window, the block's end (ms) }.
  * Returns { 1 counted / 0 refused / -1 stale, previous count, current count, the time read or
  * given (ms), the window index counted in }; only the first three when the caller gave the time
  * and the window is the one of that time (the hot path: the caller knows both, and each integer of
@@ -30,6 +35,11 @@ ${redisNow}local deadline = tonumber(ARGV[4])
 if deadline >= 0 and now > deadline then return { -1, 0, 0, now, 0 } end
 local windowMs = tonumber(ARGV[1])
 local max = tonumber(ARGV[2])
+local block = tonumber(ARGV[7] or '0')
+if block > 0 then
+  local blocked = tonumber(redis.call('GET', KEYS[2]) or '0')
+  if blocked > now then return { 0, 0, 0, now, math.floor(now / windowMs), blocked } end
+end
 local window = math.floor(now / windowMs)
 local previous = 0
 local current = 0
@@ -52,6 +62,21 @@ if previous * (windowMs - elapsed) + (current + math.max(cost, 1)) * windowMs <=
   counted = 1
   current = current + cost
   redis.call('SET', KEYS[1], string.format('%d %d %d', window, previous, current), 'PX', 2 * windowMs - elapsed)
+elseif block > 0 then
+  -- when this request would pass (target: room for its cost), as nextPassAt computes it
+  local start = window * windowMs
+  local at = start + elapsed
+  local target = max - math.max(cost, 1)
+  local pass = at + windowMs
+  if target >= 0 and current <= target then
+    pass = at
+    if previous > 0 then pass = math.max(at, start + windowMs - math.floor((target - current) * windowMs / previous)) end
+  elseif target >= 0 then
+    pass = math.max(at, start + 2 * windowMs - math.floor(target * windowMs / current))
+  end
+  local ends = math.max(pass, at + block)
+  redis.call('SET', KEYS[2], string.format('%d', ends), 'PX', ends - at)
+  return { 0, previous, current, now, window, ends }
 end
 if ARGV[5] ~= '' and now >= window * windowMs then return { counted, previous, current } end
 return { counted, previous, current, now, window }

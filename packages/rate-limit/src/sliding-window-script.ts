@@ -12,7 +12,10 @@ import { redisNow } from './redis-now-script.js';
  * ARGV[4] the caller's deadline in Redis time (ms; -1: none): a command that runs after it has
  * already been given up by the caller (timed out) and must not count; ARGV[5] the time in ms
  * ('' : the Redis server's TIME); ARGV[6] the request's cost (absent: 1), recorded as that many
- * members (ARGV[3], then ARGV[3]/2, ARGV[3]/3, …); a cost of 0 records nothing but needs room for one.
+ * members (ARGV[3], then ARGV[3]/2, ARGV[3]/3, …); a cost of 0 records nothing but needs room for one;
+ * ARGV[7] `blockDuration` in ms (absent: 0, no block) with KEYS[2] the key's block (a string: the
+ * time in ms when it ends, expiring then): while it lasts every request is refused, and a refused
+ * request starts one lasting until it would pass or `blockDuration`, whichever is later.
  * Returns { requests in the window with this one (-1: stale, nothing done), ms until the oldest
  * counted request leaves it (for a refused one: until it would pass), the time used (ms) }. A
  * refused request is not recorded, as in MemoryStore.
@@ -22,6 +25,11 @@ ${redisNow}local deadline = tonumber(ARGV[4])
 if deadline >= 0 and now > deadline then return { -1, 0, now } end
 local window = tonumber(ARGV[1])
 local max = tonumber(ARGV[2])
+local block = tonumber(ARGV[7] or '0')
+if block > 0 then
+  local blocked = tonumber(redis.call('GET', KEYS[2]) or '0')
+  if blocked > now then return { max + 1, blocked - now, now } end
+end
 local cost = tonumber(ARGV[6] or '1')
 local need = math.max(cost, 1)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
@@ -43,6 +51,10 @@ local wait = window
 if leaving <= live then
   local freeing = redis.call('ZRANGE', KEYS[1], leaving - 1, leaving - 1, 'WITHSCORES')
   if freeing[2] then wait = tonumber(freeing[2]) + window - now end
+end
+if block > 0 then
+  wait = math.max(wait, block)
+  redis.call('SET', KEYS[2], string.format('%d', now + wait), 'PX', wait)
 end
 return { math.max(live + need, max + 1), wait, now }
 `;

@@ -8,8 +8,9 @@ import { answerClientError } from './client-error.js';
 import { refuseConnect, refuseExpectation, refuseUpgrade } from './protocol-refusals.js';
 import type { Listening, StartListener } from '../listener.js';
 import { optionalNodeBuiltin } from '../../node-builtin.js';
+import { nodeUpgradeListener } from './node-websocket.js';
 
-export const startNodeListener: StartListener = (target, port, host) => {
+export const startNodeListener: StartListener = async (target, port, host) => {
   const { limits, handler, checkContinue, errors } = target;
   const { headersTimeout, requestTimeout, keepAliveTimeout, maxHeaderSize, maxHeadersCount } = limits;
   const http = optionalNodeBuiltin<typeof Http>('node:http')!;
@@ -27,7 +28,13 @@ export const startNodeListener: StartListener = (target, port, host) => {
     handler,
   );
   server.on('clientError', (error: Error, socket: Socket) => answerClientError(errors, error, socket));
-  server.on('upgrade', (request: Http.IncomingMessage, socket: Duplex) => refuseUpgrade(errors, request, socket));
+  // With @WebSocket routes, ws (loaded now: KILN096 when missing) takes the upgrades the application accepts.
+  server.on(
+    'upgrade',
+    target.upgrade === undefined
+      ? (request: Http.IncomingMessage, socket: Duplex) => refuseUpgrade(errors, request, socket)
+      : await nodeUpgradeListener(target.upgrade, target.webSocket.maxMessageSize, maxHeadersCount, errors),
+  );
   server.on('connect', (request: Http.IncomingMessage, socket: Duplex) => refuseConnect(errors, request, socket));
   server.on('checkContinue', checkContinue);
   server.on('checkExpectation', (request: Http.IncomingMessage, response: Http.ServerResponse) =>
