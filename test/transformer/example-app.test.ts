@@ -3,6 +3,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from '../support/server.js';
@@ -11,9 +13,26 @@ import { root } from './support/compile-fixture.js';
 let child: ChildProcess;
 let output = '';
 let base = '';
+/** The OTLP/HTTP collector the example is configured with (OTEL_EXPORTER_OTLP_ENDPOINT): what it received. */
+let collector: Server;
+const exported: { path: string; body: any }[] = [];
 
 test.before(async () => {
-  child = spawn(process.execPath, [join(root, 'examples', 'start.mjs')], { cwd: root, env: { ...process.env, PORT: '0' } });
+  collector = createHttpServer((incoming, response) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      exported.push({ path: incoming.url ?? '', body: JSON.parse(Buffer.concat(chunks).toString() || '{}') });
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+  child = spawn(process.execPath, [join(root, 'examples', 'start.mjs')], {
+    cwd: root,
+    // Spans batched for 50 ms rather than the SDK's default 5 s.
+    env: { ...process.env, PORT: '0', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: '50' },
+  });
   base = await new Promise<string>((resolve, reject) => {
     // A hang guard, not a time limit: start.mjs builds the example first, minutes on a loaded machine.
     const timer = setTimeout(() => reject(new Error(`example did not start:\n${output}`)), 300_000);
@@ -33,6 +52,7 @@ test.before(async () => {
 
 test.after(() => {
   child.kill('SIGTERM');
+  collector.close();
 });
 
 test('prints the route table', () => {
@@ -108,6 +128,37 @@ test('a cover upload (multipart/form-data) and compressed answers', async () => 
   assert.is(list.headers.get('content-encoding'), 'gzip');
   assert.is(list.headers.get('vary'), 'Accept-Encoding');
   assert.ok(Array.isArray(list.json()));
+});
+
+test('req.signal: the delivery estimate asks the courier with it; past the route’s 1 s handler timeout, 503 and the wait is dropped', async () => {
+  const quick = await request(base, '/books/2/delivery');
+  assert.equal([quick.status, quick.json()], [200, { id: 2, days: 3 }]);
+  const slow = await request(base, '/books/2/delivery?delayMs=5000');
+  assert.equal([slow.status, slow.json().message], [503, 'The handler did not answer within 1000 ms']);
+  assert.is((await request(base, '/books/999/delivery')).status, 404);
+});
+
+test('with OTEL_EXPORTER_OTLP_ENDPOINT set, the example traces: its server spans reach the collector, its log lines carry the ids', async () => {
+  const traceId = '5bf92f3577b34da6a3ce929d0e0e4736';
+  const reply = await request(base, '/books/3/delivery', { headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
+  assert.is(reply.status, 200);
+  assert.match(output, /Tracing: spans sent to http:\/\/127\.0\.0\.1:\d+/);
+  type OtlpSpan = { name: string; traceId: string; parentSpanId: string; spanId: string };
+  let span: OtlpSpan | undefined;
+  for (let waited = 0; waited < 10_000 && span === undefined; waited += 20) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const spans: OtlpSpan[] = exported.flatMap((post) =>
+      (post.body.resourceSpans ?? []).flatMap((resource: any) => resource.scopeSpans.flatMap((scope: any) => scope.spans)),
+    );
+    span = spans.find((candidate) => candidate.traceId === traceId);
+  }
+  assert.ok(span, 'the span reached the collector');
+  assert.is(span.name, 'GET /books/:id/delivery');
+  assert.is(span.parentSpanId, '00f067aa0ba902b7');
+  assert.ok(exported.every((post) => post.path === '/v1/traces'));
+  const line = output.split('\n').find((text) => text.includes('"request completed"') && text.includes(traceId));
+  assert.ok(line, "requestLogger's line carries the trace");
+  assert.match(line, new RegExp(`"span_id":"${span.spanId}"`));
 });
 
 test('custom @Ip() decorator', async () => {
