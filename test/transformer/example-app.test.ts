@@ -233,4 +233,32 @@ test('secureHeaders(): on a route, a 404 and an error; the docs page keeps its o
   assert.match((await request(base, '/docs')).headers.get('content-security-policy') ?? '', /^default-src 'none'; script-src 'self'/);
 });
 
+test('the login limiter counts failed sign-ins only: successes are taken back, the failure past the quota is refused (429), a right password too', async () => {
+  // last in this file: it locks 127.0.0.1 out of /account/login for 15 minutes
+  const json = { 'content-type': 'application/json' };
+  const signIn = async (password: string) => {
+    const reply = await request(base, '/account/login', { method: 'POST', headers: json, body: JSON.stringify({ user: 'ada', password }) });
+    assert.is(reply.headers.get('ratelimit-policy'), '"login";q=5;w=900');
+    return `${reply.status} ${reply.headers.get('ratelimit')?.replace(/;t=\d+$/, '') ?? '-'}`;
+  };
+  // The earlier test's failures (a wrong password, a cross-site attempt) are in the window. A
+  // success is counted on arrival (its r= includes it), then taken back: the next one shows the same.
+  const first = await signIn('reader-password');
+  const left = Number(/^200 "login";r=(\d+)$/.exec(first)?.[1]);
+  assert.ok(left >= 2, first);
+  for (let i = 0; i < 5; i++) assert.is(await signIn('reader-password'), first, 'successes are not counted');
+  const failures: string[] = [];
+  for (let i = 0; i <= left; i++) failures.push(await signIn('wrong'));
+  assert.equal(
+    failures,
+    Array.from({ length: left + 1 }, (_, i) => `401 "login";r=${left - i}`),
+  );
+  const refused = await request(base, '/account/login', { method: 'POST', headers: json, body: '{"user":"ada","password":"wrong"}' });
+  assert.is(refused.status, 429);
+  assert.is(refused.headers.get('retry-after'), '900');
+  assert.equal(refused.json(), { error: 'Too Many Requests', message: 'Rate limit exceeded. Try again in 900 seconds.' });
+  // blocked for 15 minutes: the right password is refused too
+  assert.is(await signIn('reader-password'), '429 "login";r=0');
+});
+
 test.run();
