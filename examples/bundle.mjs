@@ -36,6 +36,9 @@ await build({
   entryPoints: [join(example, 'src', 'main.ts')],
   outfile: join(out, 'server.mjs'),
   platform: 'node',
+  // The OpenTelemetry SDK (src/tracing.ts, loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set) is
+  // imported from node_modules at run time: its CommonJS modules require Node built-ins.
+  external: ['@opentelemetry/*'],
   target: 'node20',
 });
 // No runtime's built-ins assumed: Kiln's core imports none.

@@ -1,14 +1,16 @@
 // What a typed client costs the consumer's type checker: `tsc --noEmit` (TypeScript 6) and tsgo
 // (TypeScript 7) on a project that calls every route of a generated API of N routes, once through
-// the client Kiln's build writes (`client` option) and once through Hono's `hc` over the same API
-// written as a Hono app. CPU time, wall time and peak memory (/usr/bin/time) of each check, median of a few runs.
+// the client Kiln's build writes (`client` option), once through Hono's `hc` over the same API
+// written as a Hono app, and once through Elysia's Eden Treaty over it written as an Elysia app.
+// CPU time, wall time and peak memory (/usr/bin/time) of each check, median of a few runs.
 //
-//   node bench/typed-client/typecheck-cost.mjs [50,300,1000] [--runs=3]
+//   node bench/typed-client/typecheck-cost.mjs [50,300,1000] [--runs=3] [--clients=hono,elysia]
 //
 // Each app: controllers of 10 routes; a route takes a number path parameter and a string query
 // value (and every fifth a JSON body), and answers an object with a nested array. The Kiln
 // consumer compiles only the generated client (as a browser or another service does); Hono's
-// consumer imports the app's type, so its check includes the app (as `hc` requires).
+// and Elysia's consumers import the app's type, so their check includes the app (as `hc` and Eden
+// require).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -19,9 +21,13 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const work = join(root, 'build', 'bench-typed-client');
 const sizes = (process.argv.slice(2).find((a) => !a.startsWith('--')) ?? '50,300,1000').split(',').map(Number);
 const runs = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice('--runs='.length) ?? 3);
+// `--clients=kiln,elysia`: which clients to measure (Kiln's always comes first, as the reference).
+const only = ['kiln', ...(process.argv.find((a) => a.startsWith('--clients='))?.slice('--clients='.length) ?? 'hono,elysia').split(',')];
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const tsgo = join(root, 'node_modules', 'typescript-7', 'bin', 'tsc');
 const tspc = join(root, 'node_modules', '.bin', 'tspc');
+// Elysia runs on Bun: the binary test/runtimes/install-runtimes.mjs installs.
+const bun = join(root, '.cache', 'runtimes', 'bun', 'node_modules', '@oven', 'bun-linux-x64', 'bin', 'bun');
 
 const controllerCount = (routes) => Math.ceil(routes / 10);
 const routesOf = (routes, c) =>
@@ -134,6 +140,78 @@ function honoApp(dir, routes) {
   return dir;
 }
 
+/**
+ * The same API as an Elysia app (chained per controller, joined with `.use()`: the documented
+ * pattern for Eden), called through Eden Treaty 2 (`treaty<App>`), whose consumer imports the
+ * app's type as Hono's does. Params and query are typed with Elysia's `t` schemas. Checked on Bun
+ * (Elysia's runtime) before anything is timed.
+ */
+function elysiaApp(dir, routes) {
+  mkdirSync(dir, { recursive: true });
+  const parts = [];
+  for (let c = 0; c < controllerCount(routes); c++) {
+    const chain = routesOf(routes, c).map(({ r, index, body }) =>
+      body
+        ? `  .post('/r${r}/:id', ({ params, query, body }) => ({ route: ${index}, id: params.id, q: query.q, items: [{ name: body.name, n: body.n }] }), {
+    params: t.Object({ id: t.Numeric() }),
+    query: t.Object({ q: t.String() }),
+    body: t.Object({ name: t.String(), n: t.Number() }),
+  })`
+        : `  .get('/r${r}/:id', ({ params, query }) => ({ route: ${index}, id: params.id, q: query.q, items: [{ name: 'a', n: 1 }] }), {
+    params: t.Object({ id: t.Numeric() }),
+    query: t.Object({ q: t.String() }),
+  })`,
+    );
+    parts.push(`const c${c} = new Elysia({ prefix: '/c${c}' })\n${chain.join('\n')};`);
+  }
+  // Controllers joined ten at a time, then the groups: one chain of 100 .use() calls (1,000
+  // routes) is TS2589 "Type instantiation is excessively deep" for tsc and tsgo alike.
+  const groups = [];
+  for (let g = 0; g * 10 < controllerCount(routes); g++) {
+    const members = Array.from({ length: Math.min(10, controllerCount(routes) - g * 10) }, (_, k) => `  .use(c${g * 10 + k})`);
+    groups.push(`const g${g} = new Elysia()\n${members.join('\n')};`);
+  }
+  const uses = groups.map((_, g) => `  .use(g${g})`).join('\n');
+  writeFileSync(
+    join(dir, 'app.ts'),
+    `import { Elysia, t } from 'elysia';\n\n${parts.join('\n\n')}\n\n${groups.join('\n\n')}\n\nexport const app = new Elysia()\n${uses};\nexport type App = typeof app;\n`,
+  );
+  const functions = [];
+  for (let c = 0; c < controllerCount(routes); c++) {
+    const calls = routesOf(routes, c).map(({ r, body }) => {
+      const call = body
+        ? `client.c${c}.r${r}({ id: 1 }).post({ name: 'n', n: 1 }, { query: { q: 'x' } })`
+        : `client.c${c}.r${r}({ id: 1 }).get({ query: { q: 'x' } })`;
+      return `  {\n    const { data } = await ${call};\n    if (data) total += data.id + data.items[0]!.n;\n  }`;
+    });
+    functions.push(`export async function callC${c}(): Promise<number> {\n  let total = 0;\n${calls.join('\n')}\n  return total;\n}\n`);
+  }
+  writeFileSync(
+    join(dir, 'consumer.ts'),
+    `import { treaty } from '@elysiajs/eden';\nimport type { App } from './app.js';\n\nconst client = treaty<App>('http://127.0.0.1:3000');\n\n${functions.join('\n')}`,
+  );
+  writeConsumerConfig(dir, ['consumer.ts']);
+  // Before anything is timed: the app serves on Bun and Eden's calls get what the types say.
+  writeFileSync(
+    join(dir, 'serve.ts'),
+    `import { treaty } from '@elysiajs/eden';
+import { app } from './app.ts';
+
+app.listen({ port: 0, hostname: '127.0.0.1' });
+const client = treaty<typeof app>(\`http://127.0.0.1:\${app.server!.port}\`);
+const got = await client.c0.r0({ id: 7 }).get({ query: { q: 'x' } });
+const refused = await client.c0.r0({ id: 7 }).get({ query: {} as { q: string } });
+console.log(JSON.stringify({ got: got.data, refused: refused.error?.status }));
+await app.stop();
+`,
+  );
+  const served = spawnSync(bun, [join(dir, 'serve.ts')], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+  const expected = JSON.stringify({ got: { route: 0, id: 7, q: 'x', items: [{ name: 'a', n: 1 }] }, refused: 422 });
+  if (served.stdout.trim() !== expected)
+    throw new Error(`the Elysia app of ${routes} routes did not answer Eden on Bun as expected:\n${served.stdout}${served.stderr}`);
+  return dir;
+}
+
 function writeConsumerConfig(dir, files) {
   writeFileSync(
     join(dir, 'tsconfig.json'),
@@ -189,29 +267,39 @@ function measure(compiler, project) {
 }
 
 rmSync(work, { recursive: true, force: true });
+const clients = [
+  ['Kiln client', kilnApp],
+  ['Hono hc', honoApp],
+  ['Elysia Eden', elysiaApp],
+].filter(([name]) => only.some((wanted) => name.toLowerCase().startsWith(wanted)));
 console.log(
   `machine: ${cpus().length} × ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB; load ${loadavg()
     .map((l) => l.toFixed(1))
     .join(' ')} at start; median of ${runs} runs`,
 );
+const others = clients.slice(1).map(([name]) => name);
 console.log(
-  '| routes | checker | Kiln client: CPU s (wall) | Kiln: MiB | Hono hc: CPU s (wall) | Hono: MiB | Hono ÷ Kiln, CPU | Hono ÷ Kiln, memory |',
+  `| routes | checker | ${clients.map(([name]) => `${name}: CPU s (wall) | ${name}: MiB`).join(' | ')} | ${others
+    .map((name) => `${name} ÷ Kiln, CPU | ${name} ÷ Kiln, memory`)
+    .join(' | ')} |`,
 );
-console.log('|---|---|---|---|---|---|---|---|');
+console.log(`|---|---|${'---|'.repeat(clients.length * 2 + others.length * 2)}`);
 for (const routes of sizes) {
-  const kiln = kilnApp(join(work, `kiln-${routes}`), routes);
-  const hono = honoApp(join(work, `hono-${routes}`), routes);
+  const projects = clients.map(([name, write]) => write(join(work, `${name.split(' ')[0].toLowerCase()}-${routes}`), routes));
   for (const [name, compiler] of [
     ['tsc 6', tsc],
     ['tsgo 7', tsgo],
   ]) {
-    const k = measure(compiler, kiln);
-    const h = measure(compiler, hono);
+    const results = projects.map((project) => measure(compiler, project));
     const cell = (r) =>
       r.failed !== undefined ? [`failed: ${r.failed}`, '—'] : [`${r.seconds.toFixed(2)} (${r.wall.toFixed(1)})`, r.mib.toFixed(0)];
-    const both = k.failed === undefined && h.failed === undefined;
-    const ratios = both ? [(h.seconds / k.seconds).toFixed(1), (h.mib / k.mib).toFixed(1)] : ['—', '—'];
-    console.log(`| ${routes} | ${name} | ${cell(k).join(' | ')} | ${cell(h).join(' | ')} | ${ratios.join(' | ')} |`);
+    const [kiln, ...rest] = results;
+    const ratios = rest.flatMap((r) =>
+      kiln.failed === undefined && r.failed === undefined
+        ? [(r.seconds / kiln.seconds).toFixed(1), (r.mib / kiln.mib).toFixed(1)]
+        : ['—', '—'],
+    );
+    console.log(`| ${routes} | ${name} | ${results.flatMap(cell).join(' | ')} | ${ratios.join(' | ')} |`);
   }
 }
 console.log(

@@ -6,6 +6,7 @@ import {
   type DocsOptions,
   type KilnServer,
   type MiddlewareFunction,
+  type TelemetryOptions,
 } from '@kiln/core';
 import type { ExampleConfig } from './config.js';
 import { BooksController } from './books/books-controller.js';
@@ -24,8 +25,9 @@ const timing: MiddlewareFunction = async (_req, next) => {
 /**
  * `docs`: the OpenAPI document the build wrote (tsconfig.json: "openapi"), served with a docs page;
  * a Worker, which has no files to read, passes the document itself (worker/worker.ts).
+ * `telemetry`: OpenTelemetry, when main.ts registered the SDK (tracing.ts); none otherwise.
  */
-export function createApp(docs?: DocsOptions, config: ExampleConfig = {}): KilnServer {
+export function createApp(docs?: DocsOptions, config: ExampleConfig = {}, telemetry?: TelemetryOptions): KilnServer {
   return createServer({
     controllers: [BooksController, MetaController, AccountController, OrdersController],
     // One JSON line per request (pino when installed), with its X-Request-Id; first, so that it times the rest.
@@ -42,5 +44,7 @@ export function createApp(docs?: DocsOptions, config: ExampleConfig = {}): KilnS
     uploads: { maxFileSize: 2 * 1024 * 1024, maxFiles: 1 },
     strictValidation: true,
     docs: docs ?? { document: new URL('../openapi.json', import.meta.url), openapi: '/openapi.json', ui: '/docs' },
+    // A server span per request (GET /books/:id) and its duration, with the trace ids on the log lines.
+    telemetry,
   });
 }

@@ -11,6 +11,8 @@ export interface ExampleConfig {
   KILN_DEBUG?: boolean;
   /** Milliseconds close() keeps serving, readiness answering 503, before it stops accepting. */
   DRAIN_DELAY_MS?: number;
+  /** An OTLP/HTTP collector (`http://127.0.0.1:4318`): traces are sent there; unset, no tracing at all. */
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 }
 
 /** The configuration, or one KILN051 error naming every variable that is malformed. */

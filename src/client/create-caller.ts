@@ -1,4 +1,5 @@
 import { ClientError, type Failed, type Ok } from './client-result.js';
+import { type EventFormat, readEvents } from './event-stream-reader.js';
 import { formDataOf, parameterTexts } from './encode-value.js';
 
 /** Anything that answers a `Request` with a `Response`: the global `fetch`, or a Kiln app's `app.fetch`. */
@@ -33,6 +34,8 @@ export interface Operation {
   readonly body?: 'json' | 'multipart';
   /** A success is the `Response` itself (a route that returns one: any content). */
   readonly raw?: true;
+  /** An `@Sse()` route: a success is an async iterable of its events' data, read as JSON or as text. */
+  readonly events?: EventFormat;
   /** The error statuses the route declares: answered as values; any other error is thrown. */
   readonly errors?: readonly number[];
 }
@@ -95,7 +98,12 @@ export function createCaller(given: ClientOptions | FetchFunction = {}): Caller 
     const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
     const response = await send(requestOf(options, operation, input ?? {}, init));
     if (response.ok) {
-      const data = operation.raw === true ? response : await bodyOf(response);
+      const data =
+        operation.events !== undefined
+          ? readEvents(response, operation.events)
+          : operation.raw === true
+            ? response
+            : await bodyOf(response);
       return { ok: true, status: response.status, data, response };
     }
     const error = await bodyOf(response);

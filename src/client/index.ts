@@ -16,5 +16,6 @@ export {
   type Operation,
   type ParameterPlace,
 } from './create-caller.js';
+export { readEvents, type EventFormat } from './event-stream-reader.js';
 export { ClientError, type Failed, type Ok } from './client-result.js';
 export { formDataOf, itemText, parameterTexts } from './encode-value.js';

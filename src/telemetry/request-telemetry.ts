@@ -23,6 +23,7 @@ import type {
   TelemetryAttributes,
   TelemetryHeaderGetter,
   TelemetryHistogram,
+  TelemetryMeter,
   TelemetryOptions,
   TelemetryTracer,
 } from './telemetry-options.js';
@@ -107,7 +108,10 @@ function requestDetails(req: RequestCore, span: RequestSpan): void {
 export class RequestTelemetry {
   readonly #api: OpenTelemetryApi;
   readonly #tracer: TelemetryTracer | undefined;
-  readonly #duration: TelemetryHistogram | undefined;
+  /** The meter given, `undefined` for the global one, `false` for none. */
+  readonly #meter: TelemetryMeter | false | undefined;
+  /** Created on the first answer: the API hands out a no-op meter for good when no meter provider is registered yet. */
+  #duration: TelemetryHistogram | false | undefined;
   /** Each route's span name and attributes, by method (a route answers GET and HEAD), and those of no route. */
   readonly #described = new WeakMap<RouteInfo, Map<string, RouteTelemetry>>();
   readonly #unrouted = new Map<string, RouteTelemetry>();
@@ -122,12 +126,7 @@ export class RequestTelemetry {
       throw kilnError('KILN054', 'meter');
     this.#api = api;
     this.#tracer = options.tracer === false ? undefined : (options.tracer ?? api.trace.getTracer(instrumentationScope));
-    const meter = options.meter === false ? undefined : (options.meter ?? api.metrics.getMeter(instrumentationScope));
-    this.#duration = meter?.createHistogram(requestDurationName, {
-      description: 'Duration of HTTP server requests.',
-      unit: 's',
-      advice: { explicitBucketBoundaries: requestDurationBuckets },
-    });
+    this.#meter = options.meter;
   }
 
   /**
@@ -188,9 +187,19 @@ export class RequestTelemetry {
     span.end();
   }
 
+  #histogram(): TelemetryHistogram | false {
+    if (this.#meter === false) return false;
+    const meter = this.#meter ?? this.#api.metrics.getMeter(instrumentationScope);
+    return meter.createHistogram(requestDurationName, {
+      description: 'Duration of HTTP server requests.',
+      unit: 's',
+      advice: { explicitBucketBoundaries: requestDurationBuckets },
+    });
+  }
+
   #measure(req: RequestCore, method: string, status: number, started: number, errorType: string | undefined): void {
-    const duration = this.#duration;
-    if (duration === undefined) return;
+    const duration = (this.#duration ??= this.#histogram());
+    if (duration === false) return;
     const attributes: TelemetryAttributes = {
       'http.request.method': method,
       'url.scheme': req.protocol,

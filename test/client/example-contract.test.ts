@@ -95,6 +95,7 @@ for (const transport of ['socket', 'fetch'] as const) {
     await check('books.get', api.books.get({ id: 1, 'accept-language': 'fr' }), '/books/1', { headers: { 'accept-language': 'fr' } });
     await check('books.availability', api.books.availability({ id: 1, stock: 2 }), '/books/1/availability?stock=2');
     await check('books.exportCsv', api.books.exportCsv({ id: 1 }), '/books/1/export.csv');
+    await check('books.delivery', api.books.delivery({ id: 2, delayMs: 5 }), '/books/2/delivery?delayMs=5');
     await check('books.create', api.books.create({ 'x-api-key': 'clerk-key', body: newBook }), '/books', {
       method: 'POST',
       headers: { ...json, 'x-api-key': 'clerk-key' },

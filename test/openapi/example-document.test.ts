@@ -137,6 +137,11 @@ const samples: Record<string, Sample[]> = {
     { path: '/books/2/availability?stock=0', status: 200 },
     { path: '/books/999/availability', status: 404 },
   ],
+  'BooksController.delivery': [
+    { path: '/books/1/delivery', status: 200 },
+    { path: '/books/999/delivery', status: 404 },
+    { path: '/books/1/delivery?delayMs=3000', status: 503 },
+  ],
   'BooksController.create': [
     { method: 'POST', path: '/books', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify(book), status: 201 },
     { method: 'POST', path: '/books', headers: { 'content-type': 'application/json' }, body: JSON.stringify(book), status: 401 },

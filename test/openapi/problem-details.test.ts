@@ -8,7 +8,7 @@
 // KILN177 (the option) and KILN178 (data problem details cannot describe) are build errors.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createServer, type KilnServer } from '@kiln/core';
@@ -16,6 +16,7 @@ import { compileFixture, parseDiagnostics, root } from '../transformer/support/c
 import { loadClient } from '../client/support/load-client.js';
 import { request } from '../support/server.js';
 import { assertValidOpenApi, Contract } from './support/openapi-contract.js';
+import { run } from '../build-tools/support/fixture-project.js';
 
 type Json = Record<string, any>;
 const Problems = suite('OpenAPI and the typed client with errors: problem+json');
@@ -214,6 +215,35 @@ Problems(
     }
   },
 );
+
+for (const [name, compiler] of [
+  ['tsc (TypeScript 6)', join(root, 'node_modules', 'typescript', 'bin', 'tsc')],
+  ['tsgo (TypeScript 7)', join(root, 'node_modules', 'typescript-7', 'bin', 'tsc')],
+] as const) {
+  Problems(
+    `${name}: a declared error's problem body is typed at the call (its members, the data's, a literal type), and a misuse is an error on its line`,
+    async () => {
+      const consumer = join(outDir, 'consumer');
+      const fixtureDir = join(root, 'test', 'openapi', 'fixtures', 'problem-consumer');
+      mkdirSync(consumer, { recursive: true });
+      cpSync(fixtureDir, consumer, { recursive: true });
+      copyFileSync(join(outDir, 'client.ts'), join(consumer, 'client.ts'));
+      const ran = await run(compiler, ['--noEmit', '-p', consumer, '--pretty', 'false'], consumer);
+      const errors = ran.output.split('\n').flatMap((line) => {
+        const match = /^(.+?)\((\d+),\d+\): error (TS\d+):/.exec(line.trim());
+        return match === null ? [] : [`${match[1]!.split('/').pop()}:${match[2]} ${match[3]}`];
+      });
+      const marked = readFileSync(join(fixtureDir, 'calls.ts'), 'utf8')
+        .split('\n')
+        .flatMap((text, i) => {
+          const marker = /\/\/ error: (TS\d+)$/.exec(text);
+          return marker === null ? [] : [`calls.ts:${i + 1} ${marker[1]}`];
+        });
+      assert.is(marked.length, 4);
+      assert.equal(errors, marked, ran.output);
+    },
+  );
+}
 
 Problems(
   'KILN177: an errors option of the plugin entry that is neither format; KILN178: declared data problem details cannot describe, at its @throws',

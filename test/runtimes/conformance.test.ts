@@ -821,6 +821,25 @@ test("a head over maxHeaderSize (8 KiB here) answers 431 with Kiln's body from N
   }
 });
 
+test('problem mode: a head over maxHeaderSize answers 431 as problem details from Node, Bun and Deno alike', async () => {
+  const listening = served.filter((candidate) => candidate.name !== 'workerd');
+  for (const runtime of listening) {
+    const reply = await fetch(`${runtime.bases.problem}/books/1`, { headers: { 'x-big': 'x'.repeat(10 * 1024) } });
+    assert.is(reply.status, 431, runtime.name);
+    assert.is(reply.headers.get('content-type'), problemType, runtime.name);
+    assert.equal(
+      await reply.json(),
+      {
+        type: 'about:blank',
+        title: 'Request Header Fields Too Large',
+        status: 431,
+        detail: 'Request line and headers are larger than the server accepts',
+      },
+      runtime.name,
+    );
+  }
+});
+
 test('a multipart part reaches the handler with its declared type unchanged (text/plain gains no charset), in the order sent, on Node, Bun and Deno', async () => {
   const listening = served.filter((candidate) => candidate.name !== 'workerd');
   const declared = ['text/plain', 'application/json', 'text/csv', 'image/png', 'application/octet-stream', 'text/html'];

@@ -1,14 +1,16 @@
-// OpenTelemetry and closing on Node, Bun and Deno, over real HTTP on 127.0.0.1: each runtime runs
-// entries/telemetry.mjs (the conformance app's BooksController with the SDK registered, spans
-// printed as lines). Each must produce the server span (name, attributes, the caller's
-// traceparent, ERROR on a 500), nest a span started after an `await` under it (the application's
-// AsyncLocalStorage context manager), and, once SIGTERM has started close(), answer every request
-// with `Connection: close` while it drains (readiness 503).
+// OpenTelemetry and closing on Node, Bun, Deno and workerd, over real HTTP on 127.0.0.1: each
+// listening runtime runs entries/telemetry.mjs, workerd entries/telemetry-worker.mjs bundled by
+// esbuild (the conformance app's BooksController with the SDK registered, spans printed as
+// lines). Each must produce the server span (name, attributes, the caller's traceparent, ERROR on
+// a 500) and nest a span started after an `await` under it (the application's AsyncLocalStorage
+// context manager); Node, Bun and Deno, once SIGTERM has started close(), answer every request
+// with `Connection: close` while they drain (readiness 503). Workers have no close().
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, runtimeBinary } from './support/served-runtimes.js';
+import { root, runtimeBinary, serveWorkers } from './support/served-runtimes.js';
 
 interface PrintedSpan {
   name: string;
@@ -23,9 +25,11 @@ interface PrintedSpan {
 
 interface Running {
   name: string;
-  child: ChildProcess;
+  /** The runtime's process (undefined for workerd, which the harness runs). */
+  child: ChildProcess | undefined;
   base: string;
   output(): string;
+  stop(): void;
 }
 
 const entry = join(root, 'test', 'runtimes', 'entries', 'telemetry.mjs');
@@ -41,7 +45,7 @@ async function outputMatching(runtime: Running, pattern: RegExp): Promise<RegExp
   for (let waited = 0; waited < 30_000; waited += 10) {
     const match = pattern.exec(runtime.output());
     if (match !== null) return match;
-    if (runtime.child.exitCode !== null) break;
+    if (runtime.child?.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error(`${runtime.name}: no ${pattern} in its output:\n${runtime.output()}`);
@@ -52,7 +56,7 @@ function start(name: string, command: string, args: string[]): Running {
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
-  return { name, child, base: '', output: () => output };
+  return { name, child, base: '', output: () => output, stop: () => child.kill('SIGKILL') };
 }
 
 /** The printed span named `name` whose url.path is `path`. */
@@ -76,19 +80,46 @@ function printedSpans(runtime: Running): PrintedSpan[] {
     .map((line) => JSON.parse(line.slice('kiln-span '.length)) as PrintedSpan);
 }
 
+/** The worker entry bundled as a Worker is deployed: one ES module (the SDK's browser builds, node:* left to workerd). */
+async function bundleWorker(folder: string): Promise<void> {
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [join(root, 'test', 'runtimes', 'entries', 'telemetry-worker.mjs')],
+    outfile: join(folder, 'telemetry-worker.mjs'),
+    bundle: true,
+    platform: 'browser',
+    external: ['node:*'],
+    format: 'esm',
+    target: 'es2022',
+    // Class names are attributes of the spans (kiln.controller): kept as written.
+    keepNames: true,
+    logLevel: 'warning',
+  });
+}
+
 test.before(async () => {
   for (const runtime of runtimes) running.push(start(runtime.name, runtime.command(), runtime.args));
+  const folder = join(root, 'build', 'runtimes-telemetry');
+  mkdirSync(folder, { recursive: true });
+  await bundleWorker(folder);
+  const workers = await serveWorkers({ traced: 'telemetry-worker.mjs' }, folder);
+  running.push({ name: 'workerd', child: undefined, base: workers.bases.traced!, output: workers.output, stop: workers.stop });
   for (const runtime of running) {
+    if (runtime.child === undefined) continue;
     const match = await outputMatching(runtime, /kiln-telemetry (\{.*\})/);
     runtime.base = `http://127.0.0.1:${(JSON.parse(match[1]!) as { port: number }).port}`;
   }
 });
 
 test.after(() => {
-  for (const runtime of running) runtime.child.kill('SIGKILL');
+  for (const runtime of running) runtime.stop();
 });
 
-test('Node, Bun and Deno each produce the server span, with the caller’s trace and the routed attributes', async () => {
+test('Node, Bun, Deno and workerd each produce the server span, with the caller’s trace and the routed attributes', async () => {
+  assert.equal(
+    running.map((runtime) => runtime.name),
+    ['node', 'bun', 'deno', 'workerd'],
+  );
   const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
   for (const runtime of running) {
     const reply = await fetch(`${runtime.base}/books/2`, {
@@ -152,6 +183,7 @@ test('a 500 is ERROR with error.type and the exception recorded, on every runtim
 
 test('while close() drains, every answer carries Connection: close on Node, Bun and Deno; readiness is 503', async () => {
   for (const runtime of running) {
+    if (runtime.child === undefined) continue; // workerd: a Worker is never closed by the app
     const before = await fetch(`${runtime.base}/books/2`);
     await before.arrayBuffer();
     assert.is.not(before.headers.get('connection'), 'close', `${runtime.name}: before close()`);

@@ -1,6 +1,6 @@
 // createServer({ errors: 'problem+json' }) over real HTTP on 127.0.0.1 and through app.fetch: every
 // error answer — Kiln's own (400 with its failures, 404, 405 with Allow, 413, 414, 415, 429 from the
-// rate limiter, 431, 500, 503 from health and from a handler deadline, the Node listener's own
+// rate limiter, 406 of an event stream, 431, 500, 503 from health and from a handler deadline, the Node listener's own
 // refusals) and a thrown HttpError — is RFC 9457 problem details; the default stays the spec's body.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -16,6 +16,7 @@ import {
   Param,
   Post,
   Query,
+  Sse,
   type KilnConfig,
   type KilnRequest,
 } from '@kiln/core';
@@ -82,6 +83,11 @@ class BooksController {
   @Get('/search/by')
   search(@Query('year') year: number) {
     return { year };
+  }
+  @Get('/news/feed')
+  @Sse({ heartbeat: 0 })
+  async *feed(): AsyncGenerator<{ title: string }> {
+    yield { title: 'new' };
   }
 }
 
@@ -243,6 +249,17 @@ Problems(
         status: 503,
         detail: 'The handler did not answer within 50 ms',
         instance: '/books/slow/answer',
+      });
+
+      const notAcceptable = await send('/books/news/feed', { headers: { accept: 'application/json' } });
+      assert.is(notAcceptable.status, 406);
+      assert.is(notAcceptable.headers.get('content-type'), problemType);
+      assert.equal(notAcceptable.json(), {
+        type: 'about:blank',
+        title: 'Not Acceptable',
+        status: 406,
+        detail: 'GET /books/news/feed answers text/event-stream only',
+        instance: '/books/news/feed',
       });
 
       const head = await send('/nowhere', { method: 'HEAD' });

@@ -3,6 +3,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from '../support/server.js';
@@ -11,9 +13,26 @@ import { root } from './support/compile-fixture.js';
 let child: ChildProcess;
 let output = '';
 let base = '';
+/** The OTLP/HTTP collector the example is configured with (OTEL_EXPORTER_OTLP_ENDPOINT): what it received. */
+let collector: Server;
+const exported: { path: string; body: any }[] = [];
 
 test.before(async () => {
-  child = spawn(process.execPath, [join(root, 'examples', 'start.mjs')], { cwd: root, env: { ...process.env, PORT: '0' } });
+  collector = createHttpServer((incoming, response) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      exported.push({ path: incoming.url ?? '', body: JSON.parse(Buffer.concat(chunks).toString() || '{}') });
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+  child = spawn(process.execPath, [join(root, 'examples', 'start.mjs')], {
+    cwd: root,
+    // Spans batched for 50 ms rather than the SDK's default 5 s.
+    env: { ...process.env, PORT: '0', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: '50' },
+  });
   base = await new Promise<string>((resolve, reject) => {
     // A hang guard, not a time limit: start.mjs builds the example first, minutes on a loaded machine.
     const timer = setTimeout(() => reject(new Error(`example did not start:\n${output}`)), 300_000);
@@ -33,6 +52,7 @@ test.before(async () => {
 
 test.after(() => {
   child.kill('SIGTERM');
+  collector.close();
 });
 
 test('prints the route table', () => {
@@ -110,6 +130,37 @@ test('a cover upload (multipart/form-data) and compressed answers', async () => 
   assert.ok(Array.isArray(list.json()));
 });
 
+test('req.signal: the delivery estimate asks the courier with it; past the route’s 1 s handler timeout, 503 and the wait is dropped', async () => {
+  const quick = await request(base, '/books/2/delivery');
+  assert.equal([quick.status, quick.json()], [200, { id: 2, days: 3 }]);
+  const slow = await request(base, '/books/2/delivery?delayMs=5000');
+  assert.equal([slow.status, slow.json().message], [503, 'The handler did not answer within 1000 ms']);
+  assert.is((await request(base, '/books/999/delivery')).status, 404);
+});
+
+test('with OTEL_EXPORTER_OTLP_ENDPOINT set, the example traces: its server spans reach the collector, its log lines carry the ids', async () => {
+  const traceId = '5bf92f3577b34da6a3ce929d0e0e4736';
+  const reply = await request(base, '/books/3/delivery', { headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
+  assert.is(reply.status, 200);
+  assert.match(output, /Tracing: spans sent to http:\/\/127\.0\.0\.1:\d+/);
+  type OtlpSpan = { name: string; traceId: string; parentSpanId: string; spanId: string };
+  let span: OtlpSpan | undefined;
+  for (let waited = 0; waited < 10_000 && span === undefined; waited += 20) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const spans: OtlpSpan[] = exported.flatMap((post) =>
+      (post.body.resourceSpans ?? []).flatMap((resource: any) => resource.scopeSpans.flatMap((scope: any) => scope.spans)),
+    );
+    span = spans.find((candidate) => candidate.traceId === traceId);
+  }
+  assert.ok(span, 'the span reached the collector');
+  assert.is(span.name, 'GET /books/:id/delivery');
+  assert.is(span.parentSpanId, '00f067aa0ba902b7');
+  assert.ok(exported.every((post) => post.path === '/v1/traces'));
+  const line = output.split('\n').find((text) => text.includes('"request completed"') && text.includes(traceId));
+  assert.ok(line, "requestLogger's line carries the trace");
+  assert.match(line, new RegExp(`"span_id":"${span.spanId}"`));
+});
+
 test('custom @Ip() decorator', async () => {
   // The example listens on all interfaces (dual stack), where Node reports IPv4 clients as ::ffff:127.0.0.1.
   assert.match((await request(base, '/whoami', { headers: { 'user-agent': 'kiln-test' } })).json().ip, /^(::ffff:)?127\.0\.0\.1$/);
@@ -180,6 +231,34 @@ test('secureHeaders(): on a route, a 404 and an error; the docs page keeps its o
     assert.match(reply.headers.get('content-security-policy') ?? '', /^default-src 'self'/, path);
   }
   assert.match((await request(base, '/docs')).headers.get('content-security-policy') ?? '', /^default-src 'none'; script-src 'self'/);
+});
+
+test('the login limiter counts failed sign-ins only: successes are taken back, the failure past the quota is refused (429), a right password too', async () => {
+  // last in this file: it locks 127.0.0.1 out of /account/login for 15 minutes
+  const json = { 'content-type': 'application/json' };
+  const signIn = async (password: string) => {
+    const reply = await request(base, '/account/login', { method: 'POST', headers: json, body: JSON.stringify({ user: 'ada', password }) });
+    assert.is(reply.headers.get('ratelimit-policy'), '"login";q=5;w=900');
+    return `${reply.status} ${reply.headers.get('ratelimit')?.replace(/;t=\d+$/, '') ?? '-'}`;
+  };
+  // The earlier test's failures (a wrong password, a cross-site attempt) are in the window. A
+  // success is counted on arrival (its r= includes it), then taken back: the next one shows the same.
+  const first = await signIn('reader-password');
+  const left = Number(/^200 "login";r=(\d+)$/.exec(first)?.[1]);
+  assert.ok(left >= 2, first);
+  for (let i = 0; i < 5; i++) assert.is(await signIn('reader-password'), first, 'successes are not counted');
+  const failures: string[] = [];
+  for (let i = 0; i <= left; i++) failures.push(await signIn('wrong'));
+  assert.equal(
+    failures,
+    Array.from({ length: left + 1 }, (_, i) => `401 "login";r=${left - i}`),
+  );
+  const refused = await request(base, '/account/login', { method: 'POST', headers: json, body: '{"user":"ada","password":"wrong"}' });
+  assert.is(refused.status, 429);
+  assert.is(refused.headers.get('retry-after'), '900');
+  assert.equal(refused.json(), { error: 'Too Many Requests', message: 'Rate limit exceeded. Try again in 900 seconds.' });
+  // blocked for 15 minutes: the right password is refused too
+  assert.is(await signIn('reader-password'), '429 "login";r=0');
 });
 
 test.run();

@@ -49,14 +49,15 @@ function eventData(tk: Toolkit, member: ts.Type): ts.Type | undefined {
 }
 
 /** The data types of an element type's events: each union member, `SseEvent<T>` unwrapped to `T`. */
-function dataMembers(tk: Toolkit, element: ts.Type): ts.Type[] {
+export function dataMembers(tk: Toolkit, element: ts.Type): ts.Type[] {
   const members: ts.Type[] = [];
   for (const member of element.isUnion() ? element.types : [element]) {
     const data = eventData(tk, member);
     if (data === undefined) members.push(member);
     else members.push(...(data.isUnion() ? data.types : [data]));
   }
-  return members;
+  // `T | SseEvent<T>` is one data type, T.
+  return [...new Set(members)];
 }
 
 export function eventStreamVerdict(

@@ -70,7 +70,7 @@ export function generateClient(
   if (document === undefined) {
     const typia = loadTypiaCore(projectDir);
     if (typia === undefined) return refused(tk, diagnosticMessage('clientOptionInvalid', 'noTypia'));
-    const built = buildOpenApiDocument(tk, model, typia, { info: infoOf(projectDir) }, errors);
+    const built = buildOpenApiDocument({ tk, program: model, typia, head: { info: infoOf(projectDir) }, errors });
     document = built.document;
     diagnostics.push(...built.diagnostics);
   }

@@ -93,6 +93,7 @@ function routeOf(path: string, method: string, operation: Json, problems: Client
   const answers: string[] = [];
   const errors: number[] = [];
   let raw = false;
+  let events: 'json' | 'text' | undefined;
   for (const [status, response] of Object.entries((operation['responses'] ?? {}) as Record<string, Json>)) {
     const code = Number(status);
     if (!Number.isInteger(code)) continue;
@@ -103,6 +104,14 @@ function routeOf(path: string, method: string, operation: Json, problems: Client
     if (code >= 400) {
       errors.push(code);
       answers.push(`Failed<${code}, ${json === undefined ? 'unknown' : typeText(json.schema, {}, '  ')}>`);
+    } else if (content?.['text/event-stream'] !== undefined) {
+      // An @Sse() route: an async iterable of its events' data (x-itemSchema, OpenAPI 3.2's itemSchema).
+      const data = ((content['text/event-stream'] as Json)['x-itemSchema'] as Json | undefined)?.['properties'] as Json | undefined;
+      const schema = data?.['data'] as Json | undefined;
+      const json = schema?.['contentMediaType'] === 'application/json';
+      events = json ? 'json' : 'text';
+      const item = json ? schema!['contentSchema'] : (schema ?? { type: 'string' });
+      answers.push(`Ok<${code}, AsyncGenerator<${typeText(item, {}, '  ')}, void, undefined>>`);
     } else {
       raw ||= other;
       answers.push(`Ok<${code}, ${other ? 'Response' : json === undefined ? 'undefined' : typeText(json.schema, {}, '  ')}>`);
@@ -122,6 +131,7 @@ function routeOf(path: string, method: string, operation: Json, problems: Client
   if (places.length > 0) fields.push(`parameters: { ${places.join(', ')} }`);
   if (body !== undefined) fields.push(`body: '${body}'`);
   if (raw) fields.push('raw: true');
+  if (events !== undefined) fields.push(`events: '${events}'`);
   if (errors.length > 0) fields.push(`errors: [${errors.join(', ')}]`);
   const tags = operation['tags'] as string[] | undefined;
   return { group: groupName(tags?.[0] ?? 'api'), name, signature, operation: `{ ${fields.join(', ')} }` };

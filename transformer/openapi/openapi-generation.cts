@@ -65,7 +65,7 @@ export function generateOpenApi(
   if (typia === undefined) return problem(tk, diagnosticMessage('openApiOptionInvalid', 'noTypia'));
 
   const head = { info: infoOf(given as OpenApiOptions, projectDir), ...(given.servers === undefined ? {} : { servers: given.servers }) };
-  const { document, diagnostics } = buildOpenApiDocument(tk, model, typia, head, errors);
+  const { document, diagnostics } = buildOpenApiDocument({ tk, program: model, typia, head, errors });
   const outputFile = resolve(projectDir, given.output);
   const text = `${JSON.stringify(document, null, 2)}\n`;
   try {

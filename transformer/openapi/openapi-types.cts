@@ -36,7 +36,8 @@ export interface ParameterObject {
 export interface ResponseObject {
   description: string;
   headers?: Record<string, unknown>;
-  content?: Record<string, { schema?: unknown }>;
+  /** `x-itemSchema`: the schema of each item of a sequential media type (`text/event-stream`), OpenAPI 3.2's `itemSchema`. */
+  content?: Record<string, { schema?: unknown; 'x-itemSchema'?: unknown }>;
 }
 
 export interface OperationObject {

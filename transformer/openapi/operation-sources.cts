@@ -38,6 +38,8 @@ export interface OperationSource {
   readonly inherited: boolean;
   /** A `rateLimit(...)` of `@kiln/rate-limit` guards the route (its controller's or its own): it may answer 429. */
   readonly rateLimited: boolean;
+  /** `@Sse()`: the route answers `text/event-stream`, one event per value its async iterable yields. */
+  readonly eventStream: boolean;
 }
 
 const httpStatusDeclaration = /[\\/](?:src|dist[\\/]src)[\\/]decorators[\\/]http-status\.(?:d\.)?ts$/;
@@ -141,6 +143,7 @@ export function findOperationSources(tk: Toolkit, program: ProgramModel): Operat
             if (!tsi.isMethodDeclaration(member)) continue;
             const decorators = tsi.getDecorators(member) ?? [];
             const status = decorators.map((d) => httpStatusOf(tk, d)).find((s) => s !== undefined);
+            const eventStream = decorators.some((d) => recogniseKilnDecorator(tk, d)?.kind === 'eventStream');
             const methodName = member.name.getText();
             for (const decorator of decorators) {
               const recognised = recogniseKilnDecorator(tk, decorator);
@@ -162,6 +165,7 @@ export function findOperationSources(tk: Toolkit, program: ProgramModel): Operat
                 routeIndex,
                 inherited: owner !== node,
                 rateLimited: controllerLimited || (decoratorCall(tk, decorator)?.arguments.slice(1) ?? []).some((a) => isRateLimit(tk, a)),
+                eventStream,
               });
             }
           }

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpError, Post, Req, csrf, type KilnRequest } from '@kiln/core';
+import { rateLimit } from '@kiln/rate-limit';
 import { SignJWT } from 'jose';
 import { sessions, tokenAudience, tokenSecret } from './sessions.js';
 
@@ -12,10 +13,29 @@ export interface Credentials {
 const readers: Record<string, string> = { ada: process.env.BOOKSHOP_READER_PASSWORD ?? 'reader-password' };
 
 /**
- * A reader's account: sign-in with a session cookie, and an access token for API clients. The
- * routes are authenticated by a cookie, so csrf() refuses what another site makes a browser send.
+ * Sign-in attempts per client address: 5 **failed** ones per 15 minutes (a successful sign-in is
+ * taken back, so a reader who signs in often is never limited); the 6th failure locks the address
+ * out for 15 minutes, a right password included. One limiter for the process: every app built in
+ * it shares its counts.
  */
-@Controller('/account', sessions, csrf())
+export const loginLimit = rateLimit({
+  max: 5,
+  windowMs: 15 * 60_000,
+  skipSuccessfulRequests: true,
+  blockDuration: 15 * 60_000,
+  standardHeaders: 'draft-8',
+  name: 'login',
+});
+
+/** Refuses what another site makes a browser send: the account's routes are authenticated by a cookie. */
+const sameSiteOnly = csrf();
+
+/**
+ * A reader's account: sign-in with a session cookie, and an access token for API clients. Each
+ * route that changes state is behind `sameSiteOnly`; sign-in behind `loginLimit` first, so that a
+ * refused cross-site attempt counts as a failure and carries the limit's headers too.
+ */
+@Controller('/account', sessions)
 export class AccountController {
   /**
    * Sign in
@@ -24,7 +44,7 @@ export class AccountController {
    * @response 401 Wrong user or password
    * @response 403 Cross-site request refused
    */
-  @Post('/login')
+  @Post('/login', loginLimit, sameSiteOnly)
   login(@Body() credentials: Credentials, @Req() req: KilnRequest) {
     if (readers[credentials.user] === undefined || readers[credentials.user] !== credentials.password)
       throw new HttpError(401, 'Wrong user or password');
@@ -48,7 +68,7 @@ export class AccountController {
    * Sign out
    * @response 403 Cross-site request refused
    */
-  @Post('/logout')
+  @Post('/logout', sameSiteOnly)
   logout(@Req() req: KilnRequest) {
     req.session.destroy();
     return { signedOut: true };
@@ -59,7 +79,7 @@ export class AccountController {
    * @response 401 Not signed in
    * @response 403 Cross-site request refused
    */
-  @Post('/token')
+  @Post('/token', sameSiteOnly)
   async token(@Req() req: KilnRequest) {
     const reader = req.session.get('reader');
     if (reader === undefined) throw new HttpError(401, 'Not signed in');

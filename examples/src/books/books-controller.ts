@@ -1,8 +1,23 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, HttpStatus, Param, Post, Query } from '@kiln/core';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HandlerTimeout,
+  Header,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Post,
+  Query,
+  Req,
+  type KilnRequest,
+} from '@kiln/core';
 import { Roles } from '../auth/roles.js';
 import { RequireApiKey } from '../middleware/require-api-key.js';
 import { BookNotFound, Genre, Stock, type Book, type CoverUpload, type NewBook, type SortOrder } from './book.js';
 import { BookStore } from './book-store.js';
+import { askCourier } from './courier.js';
 
 /** The catalogue: search, read, add and remove books. */
 @Controller('/books')
@@ -75,6 +90,25 @@ export class BooksController {
   availability(@Param('id') id: number, @Query('stock') stock: Stock = Stock.Low) {
     this.#find(id);
     return { id, stock: Stock[stock] };
+  }
+
+  /**
+   * Delivery estimate
+   *
+   * Asks the courier (simulated: it answers after `delayMs` milliseconds) with the request's
+   * `req.signal`, so the question is dropped when the client leaves, when the route's 1 s
+   * handler timeout passes (503), or at the shutdown deadline.
+   * @param id the book's id
+   * @param delayMs how long the simulated courier takes to answer (20 ms by default)
+   * @throws {BookNotFound} No book has this id
+   * @response 503 The courier did not answer within the route's 1 s handler timeout
+   */
+  @Get('/:id/delivery')
+  @HandlerTimeout(1_000)
+  async delivery(@Param('id') id: number, @Req() req: KilnRequest, @Query('delayMs') delayMs = 20) {
+    this.#find(id);
+    const days = await askCourier(id, delayMs, req.signal);
+    return { id, days };
   }
 
   /**

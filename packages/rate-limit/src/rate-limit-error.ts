@@ -13,6 +13,7 @@ export const rateLimitErrorCodes = {
   KILN209: 'a `max` function returned something other than a whole number ≥ 0 (a 500, per request)',
   KILN210: '`blockDuration` is not a whole number of milliseconds ≥ 0',
   KILN211: '`blockDuration` with a store that has no `init()` and `hit()` to be told it and report the block',
+  KILN212: 'a `RedisStore` `blockCache` option is neither a boolean nor `{ maxKeys }` with a whole number above 0',
   KILN205: "`rateLimit({ trustProxy })` is deprecated: the server's `trustProxy` governs the default key (a warning, not an error)",
 } as const;
 

@@ -11,6 +11,7 @@ import {
 } from './sliding-window-counter-script.js';
 import { settle } from './sliding-window-counter.js';
 import { RateLimitError } from './rate-limit-error.js';
+import { BlockCache } from './block-cache.js';
 
 export interface RedisStoreOptions {
   /** A connected (or connecting) `ioredis` or `redis` client. The application owns it and closes it. */
@@ -36,6 +37,15 @@ export interface RedisStoreOptions {
    * replaces it, e.g. a fake clock in your own tests.
    */
   clock?: () => number;
+  /**
+   * Remember in this process the keys Redis refused, and answer them 429 without a round trip
+   * until their refusal ends: a block (`rateLimit({ blockDuration })`) until it ends, any other
+   * refusal until the window would let that request (or any needing more room) in. It only refuses
+   * what Redis would; other processes still count in Redis. `true` (default): at most 10,000 keys;
+   * `{ maxKeys }` another bound; `false`: ask Redis every time (e.g. when another process's
+   * `resetKey` must lift a block here at once).
+   */
+  blockCache?: boolean | { maxKeys?: number };
 }
 
 /** A SCAN MATCH pattern matching `text` literally. */
@@ -104,6 +114,8 @@ export class RedisStore implements RateLimitStore {
   /** Redis time minus local time (ms), as an upper bound measured from recent replies; undefined before the first. */
   #offset: number | undefined;
   #offsetAt = 0;
+  /** The refusals Redis answered, kept here (`blockCache`); undefined when off. */
+  readonly #blocks: BlockCache | undefined;
 
   constructor(options: RedisStoreOptions) {
     if (options === null || typeof options !== 'object' || options.client == null) {
@@ -129,6 +141,13 @@ export class RedisStore implements RateLimitStore {
     if (!(this.#timeoutMs > 0) || !Number.isFinite(this.#timeoutMs))
       throw new RateLimitError('KILN203', `RedisStore timeoutMs must be a positive number, got ${options.timeoutMs}`);
     this.#deadlines = new CallDeadlines(this.#timeoutMs);
+    const cache = options.blockCache === undefined ? true : options.blockCache;
+    const cacheKeys = typeof cache === 'object' && cache !== null ? (cache.maxKeys ?? 10_000) : 10_000;
+    if (typeof cache !== 'boolean' && (typeof cache !== 'object' || cache === null))
+      throw new RateLimitError('KILN212', `RedisStore blockCache must be true, false or { maxKeys }, got ${String(cache)}`);
+    if (!Number.isSafeInteger(cacheKeys) || cacheKeys < 1)
+      throw new RateLimitError('KILN212', `RedisStore blockCache.maxKeys must be a whole number above 0, got ${String(cacheKeys)}`);
+    this.#blocks = cache === false ? undefined : new BlockCache(cacheKeys);
     this.#onError =
       options.onError ??
       ((error) => {
@@ -138,6 +157,11 @@ export class RedisStore implements RateLimitStore {
             error,
           );
       });
+  }
+
+  /** Keys whose refusal this process remembers (`blockCache`), answered without Redis until it ends. */
+  get cachedRefusals(): number {
+    return this.#blocks?.size ?? 0;
   }
 
   /** Called by `rateLimit`. A store serves one limiter: a second `init` throws. */
@@ -183,10 +207,16 @@ export class RedisStore implements RateLimitStore {
    * `increment` plus the time (ms) when the oldest counted request leaves the window. `request`
    * (from a limiter with `cost` or a `max` function) weighs it and sets its limit.
    */
-  hit(key: string, request?: RateLimitRequest): Promise<RateLimitHit> {
-    const redisKey = this.keyFor(key);
+  hit(key: string, request?: RateLimitRequest): RateLimitHit | Promise<RateLimitHit> {
     const max = request === undefined ? this.#max : request.max;
     const cost = request === undefined ? 1 : request.cost;
+    const blocks = this.#blocks;
+    if (blocks !== undefined) {
+      // a key Redis refused: answered here, no round trip, until its refusal ends
+      const until = blocks.refusedUntil(key, cost > 0 ? cost : 1, max, Date.now());
+      if (until !== undefined) return { count: max + 1, resetTime: until };
+    }
+    const redisKey = this.keyFor(key);
     const counter = this.#counter;
     // the counter records no member: no unique id to build
     const member = counter ? '' : `${this.#id}:${(this.#sequence = (this.#sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
@@ -245,6 +275,12 @@ export class RedisStore implements RateLimitStore {
         const hit: RateLimitHit = counter
           ? this.#counterHit(status === 1, reply, timeMs, max, cost)
           : { count: status, resetTime: Date.now() + Number(reply[1]) };
+        if (blocks !== undefined && hit.count > max) {
+          // with blockDuration every refusal is a block of the whole key
+          if (this.#blockMs > 0) blocks.remember(key, hit.resetTime, 0, Number.POSITIVE_INFINITY, Date.now());
+          // (not with skipSuccessfulRequests: a success answered later gives its units back sooner)
+          else if (request?.refundable !== true) blocks.remember(key, hit.resetTime, cost > 0 ? cost : 1, max, Date.now());
+        }
         if (request?.refundable && cost > 0 && (counter ? status === 1 : status <= max)) {
           // the log: remove the members recorded; the counter: take the units back from the window they were counted in
           const window = reply.length === 3 ? Math.floor(timeMs / this.#windowMs) : Number(reply[4]);
@@ -312,6 +348,7 @@ export class RedisStore implements RateLimitStore {
   }
 
   async reset(key: string): Promise<void> {
+    this.#blocks?.forget(key);
     const redisKey = this.keyFor(key);
     const deleted =
       this.#blockMs > 0
@@ -332,6 +369,7 @@ export class RedisStore implements RateLimitStore {
    * clears the others. Resolves to how many keys were deleted.
    */
   resetAll(): Promise<number> {
+    this.#blocks?.clear();
     // the keys and their blocks (`<prefix>{<key>}:block`)
     return this.#redis.deleteMatching(`${globEscape(this.#prefix)}{*`);
   }

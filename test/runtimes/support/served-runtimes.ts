@@ -40,7 +40,8 @@ export async function bundleEntries(): Promise<void> {
     bundle: true,
     // No runtime's built-ins are assumed: only @kiln/rate-limit's node:crypto stays an import, and
     // @fastify/busboy (CommonJS that requires node:stream), imported from node_modules by the
-    // runtimes that read uploads (Node, Bun, Deno).
+    // runtimes that read uploads (Node, Bun, Deno), and ws (CommonJS that requires node:http),
+    // which Node's listener imports only when a WebSocket route is asked for.
     platform: 'neutral',
     mainFields: ['module', 'main'],
     external: ['node:*', '@fastify/busboy', 'ws'],

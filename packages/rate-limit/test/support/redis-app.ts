@@ -17,7 +17,12 @@ const store = new RedisStore({ client, prefix: process.env.RL_PREFIX!, failOpen:
 const server = await start({
   controllers: [Shared],
   middlewares: [
-    rateLimit({ max: Number(process.env.RL_MAX), windowMs: Number(process.env.RL_WINDOW_MS), store, keyGenerator: () => 'everyone' }),
+    rateLimit({
+      max: Number(process.env.RL_MAX),
+      windowMs: Number(process.env.RL_WINDOW_MS),
+      store,
+      keyGenerator: (req) => req.headers.get('x-key') ?? 'everyone',
+    }),
   ],
 });
 process.stdout.write(`${JSON.stringify({ port: Number(new URL(server.base).port) })}\n`);
