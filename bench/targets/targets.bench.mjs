@@ -7,6 +7,7 @@
 // the target. Processes are reused within a runtime the way bench/http uses them: 'fresh' serves
 // route (b) only; 'main' serves (c), (e), (m) and then (b) again (b2: route (b) after other routes).
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -24,6 +25,18 @@ import { writeApp } from '../generated-apps/write-app.mjs';
 import { firstResponse } from '../cold-start/first-response.mjs';
 
 const run = promisify(execFile);
+
+/** A port the system just handed out and released (other work on the machine holds fixed ones). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
 const bench = fileURLToPath(new URL('..', import.meta.url));
 const scenario = (id) => scenarios.find((candidate) => candidate.id === id);
 const nodeScript = (name) => nodeServerList.find((server) => server.name === name).script;
@@ -180,15 +193,20 @@ async function measureGroup(group, spec, processes, { warmSeconds, log }) {
   for (const name of group.servers) {
     const key = `${name}|${group.process}`;
     if (!processes.has(key)) {
-      const port = 21_000 + Math.floor(Math.random() * 20_000);
       const entry = typeof spec.servers[name] === 'string' ? { script: spec.servers[name], args: [] } : spec.servers[name];
-      const process = await startServer({ name, script: entry.script }, port, {
-        command: spec.command,
-        nodeArgs: spec.args,
-        extraArgs: entry.args,
-        cwd: bench,
-        probe: group.process === 'fresh' ? probe : { path: '/hello', headers: {} },
-      });
+      const start = async () => {
+        const port = await freePort();
+        const process = await startServer({ name, script: entry.script }, port, {
+          command: spec.command,
+          nodeArgs: spec.args,
+          extraArgs: entry.args,
+          cwd: bench,
+          probe: group.process === 'fresh' ? probe : { path: '/hello', headers: {} },
+        });
+        return { port, process };
+      };
+      // A port the system just handed out can be taken by another process before the server binds it: try again.
+      const { port, process } = await start().catch((error) => (/EADDRINUSE/.test(error.message) ? start() : Promise.reject(error)));
       processes.set(key, { name, port, process, served: new Set() });
     }
     instances.push(processes.get(key));
@@ -247,7 +265,12 @@ export async function runTargets({ quick = false, only, previous, log = console.
     try {
       for (const group of mine) {
         log(`  ${group.id}: ${group.servers.join(', ')}, ${group.cycles} cycles (load ${loadNow()})`);
-        groups.push({ ...(await measureGroup(group, specs[runtime], processes, { warmSeconds, log })), version: versions[runtime] });
+        // A group that fails (a server that would not start) is reported as not measured; the others are kept.
+        try {
+          groups.push({ ...(await measureGroup(group, specs[runtime], processes, { warmSeconds, log })), version: versions[runtime] });
+        } catch (error) {
+          log(`  ${group.id} failed: ${error.message.split('\n')[0]}`);
+        }
       }
     } finally {
       for (const { process } of processes.values()) await process.stop();
