@@ -6,11 +6,10 @@
 // typia). A file whose hash differs, or whose output is missing, is compiled again; so is, through
 // its imports, every file that depends on it.
 //
-// The packages (`npm run build`'s three projects) are rebuilt by tspc --incremental when a file of
+// The packages (`npm run build`'s three projects) are rebuilt incrementally (tsc --incremental, in this process) when a file of
 // theirs changed. A test project holding suites compiles only the stale files among the suites a
 // run asked for, what they import and its helpers (not suites); a project without suites (the app test/runtimes/ serves)
 // is compiled whole, as its OpenAPI document covers the whole program.
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -135,12 +134,7 @@ export class IncrementalBuild {
       // tsc --incremental does not write again what it believes it wrote: a deleted dist/ starts over.
       if (outputMissing) rmSync(buildInfo, { force: true });
       log(`building ${project.config}`);
-      const tspc = join(this.#root, 'node_modules', '.bin', 'tspc');
-      const result = spawnSync(tspc, ['-p', project.config, '--incremental', '--tsBuildInfoFile', buildInfo], {
-        cwd: this.#root,
-        stdio: 'inherit',
-      });
-      if (result.status !== 0) {
+      if (!this.#compilePackage(project.config, buildInfo)) {
         delete this.#state.packages[project.name];
         this.#save();
         return false;
@@ -151,8 +145,35 @@ export class IncrementalBuild {
     return true;
   }
 
-  /** What a test project compiles, where its output goes, and which files carry a suite. */
-  readProject(configPath) {
+  /**
+   * `tsc -p config --incremental`, in this process: the packages use no compiler plugin, so plain
+   * TypeScript builds them as `npm run build`'s tspc does, without a second Node starting and
+   * loading (and ts-patch patching) the compiler again. Reports as tsc does; false on an error.
+   */
+  #compilePackage(config, buildInfo) {
+    const ts = this.#typescript;
+    const parsed = this.#parseConfig(join(this.#root, config));
+    const options = { ...parsed.options, incremental: true, tsBuildInfoFile: buildInfo };
+    const program = ts.createIncrementalProgram({
+      rootNames: parsed.fileNames,
+      options,
+      projectReferences: parsed.projectReferences,
+      configFileParsingDiagnostics: ts.getConfigFileParsingDiagnostics(parsed),
+    });
+    const diagnostics = [
+      ...program.getConfigFileParsingDiagnostics(),
+      ...program.getOptionsDiagnostics(),
+      ...program.getGlobalDiagnostics(),
+      ...program.getSyntacticDiagnostics(),
+      ...program.getSemanticDiagnostics(),
+    ];
+    if (options.declaration) diagnostics.push(...program.getDeclarationDiagnostics());
+    diagnostics.push(...program.emit().diagnostics);
+    this.#report(ts, diagnostics);
+    return !diagnostics.some((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error);
+  }
+
+  #parseConfig(configPath) {
     const ts = this.#typescript;
     const host = {
       ...ts.sys,
@@ -160,7 +181,18 @@ export class IncrementalBuild {
         throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
       },
     };
-    const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, host);
+    return ts.getParsedCommandLineOfConfigFile(configPath, {}, host);
+  }
+
+  #report(ts, diagnostics) {
+    if (diagnostics.length === 0) return;
+    const host = { getCanonicalFileName: (name) => name, getCurrentDirectory: () => this.#root, getNewLine: () => '\n' };
+    process.stdout.write(ts.formatDiagnosticsWithColorAndContext(diagnostics, host));
+  }
+
+  /** What a test project compiles, where its output goes, and which files carry a suite. */
+  readProject(configPath) {
+    const parsed = this.#parseConfig(configPath);
     const files = parsed.fileNames.map((file) => resolve(file));
     const rootDir = resolve(parsed.options.rootDir ?? dirname(configPath));
     // build/ mirrors the tree: a project's output goes to its folder's place in build/, or to its
@@ -256,10 +288,7 @@ export class IncrementalBuild {
       diagnostics.push(...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile));
       diagnostics.push(...program.emit(sourceFile).diagnostics);
     }
-    if (diagnostics.length > 0) {
-      const host = { getCanonicalFileName: (name) => name, getCurrentDirectory: () => this.#root, getNewLine: () => '\n' };
-      process.stdout.write(ts.formatDiagnosticsWithColorAndContext(diagnostics, host));
-    }
+    this.#report(ts, diagnostics);
     const failed = diagnostics.some((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error);
     // A suite that did not compile must not run as it was before the edit.
     if (failed)

@@ -1,15 +1,19 @@
-import type { Listening } from '../adapter/listener.js';
 import type { Container } from '../injection/container.js';
 import type { Logger } from '../logging/logger.js';
 import type { RequestSignals } from '../request/request-signals.js';
 import type { HealthPlan } from './health-routes.js';
 import type { Lifecycle } from './lifecycle.js';
 
+/** What close() stops: a listening server, on whichever runtime (the adapter's `Listening`). */
+interface ClosableServer {
+  close(shutdownTimeout: number): Promise<void>;
+}
+
 export interface GracefulCloseOptions {
   readonly lifecycle: Lifecycle;
   readonly container: Container;
   /** The listening server, when `listen()` was called. */
-  readonly listening: () => Promise<Listening> | undefined;
+  readonly listening: () => Promise<ClosableServer> | undefined;
   readonly health: HealthPlan | undefined;
   readonly shutdownTimeout: number;
   /** The open requests' signals, aborted at the deadline. */

@@ -20,7 +20,7 @@ const packages = [
   { name: '@kiln/core', tarball: tarballNames.core, folder: '.' },
   { name: '@kiln/rate-limit', tarball: tarballNames.rateLimit, folder: 'packages/rate-limit' },
 ] as const;
-const notForConsumers = /^(test|bench|examples|packages|build|docs|\.changeset|\.ci)\/|(^|\/)fixtures\/|\.test\.|tsbuildinfo|\.tgz$/;
+const notForConsumers = /^(test|bench|examples|packages|build|docs|release|\.ci)\/|(^|\/)fixtures\/|\.test\.|tsbuildinfo|\.tgz$/;
 
 test.before(async () => {
   const pack = await packedTarballs(workDir);
