@@ -10,7 +10,7 @@ import { handlerTimeoutValue } from './decorators/handler-timeout.js';
 import type { KilnConfig } from './server-config.js';
 import type { Lifecycle } from './health/lifecycle.js';
 import { healthPlan, type HealthPlan } from './health/health-routes.js';
-import { errorFormat } from './response/error-format.js';
+import { errorFormat } from './response/error-formats.js';
 import { RequestTelemetry } from './telemetry/request-telemetry.js';
 import { webSocketLimits, type WebSocketLimits } from './websocket/websocket-options.js';
 

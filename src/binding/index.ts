@@ -2,7 +2,8 @@
 // writes one straight-line binder per route that calls these small, separately tested helpers.
 export { compiledBinder } from '../decorators/compiled-binder.js';
 export { compiledSerializer } from '../decorators/compiled-serializer.js';
-export { compiledSocket, type SocketCodec } from '../websocket/socket-codec.js';
+export { compiledSocket } from '../decorators/compiled-socket.js';
+export type { SocketCodec } from '../websocket/socket-codec.js';
 export type { Binder } from '../decorators/binder.js';
 export { injectionPlan } from '../injection/decorators.js';
 export type { DependencyPlan } from '../injection/dependency.js';
