@@ -41,10 +41,12 @@ function placingLineTexts(build: PluginBuild): PluginBuild {
 }
 
 /**
- * `@kiln/core` imports `@fastify/busboy` (uploads) with a literal `import()`, so that a bundle for
- * Node, Bun or Deno carries it. Left out (external) where it cannot be used: a bundle for a runtime
- * without `node:fs` (`platform` other than `'node'`: Workers), and a project that does not install
- * it (an app without uploads builds as before; a multipart body then answers 500 with KILN013).
+ * `@kiln/core` imports `@fastify/busboy` (uploads) and `ws` (WebSockets on Node) with a literal
+ * `import()`, so that a bundle for Node, Bun or Deno carries them. Left out (external) where they
+ * cannot be used: a bundle for a runtime without `node:fs` (`platform` other than `'node'`:
+ * Workers), a project that does not install them (an app without uploads builds as before; a
+ * multipart body then answers 500 with KILN013, a WebSocket app on Node fails to listen with
+ * KILN096), and a build that marks them external itself.
  */
 function optionalUploadParser(build: PluginBuild): void {
   build.onResolve({ filter: /^(@fastify\/busboy|ws)$/ }, async (args) => {
@@ -56,7 +58,10 @@ function optionalUploadParser(build: PluginBuild): void {
       importer: args.importer,
       pluginData: { kilnResolvingBusboy: true },
     });
-    return found.errors.length > 0 ? { path: args.path, external: true } : { path: found.path, sideEffects: found.sideEffects };
+    // Not installed, or marked external by the build itself: left to the runtime to import.
+    return found.errors.length > 0 || found.external
+      ? { path: args.path, external: true }
+      : { path: found.path, sideEffects: found.sideEffects };
   });
 }
 
