@@ -70,6 +70,8 @@ export function readDocument(document: DocsOptions['document']): Json {
 export function servedDocument(document: Json, routes: readonly CompiledRoute[], errors: ErrorsOption = 'json'): Json {
   const served: Json = structuredClone(document);
   for (const route of routes) {
+    // A WebSocket route has no operation: OpenAPI does not describe WebSockets.
+    if (route.socket !== undefined) continue;
     const { method, path } = route.info;
     const operation: Json | undefined = served.paths[openApiPath(path)]?.[method.toLowerCase()];
     if (operation === undefined) {

@@ -99,7 +99,13 @@ export class SocketSession implements Socket<unknown> {
       this.closeWith(closeCodes.policyViolation, 'The client reads too slowly');
       return false;
     }
-    transport.send(text);
+    try {
+      transport.send(text);
+    } catch (error) {
+      // workerd refuses a write from another request's code (a room without Durable Objects).
+      this.host.report(error, this.route);
+      return false;
+    }
     return true;
   }
 

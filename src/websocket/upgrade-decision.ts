@@ -60,6 +60,7 @@ export function decideUpgrade(
 ): UpgradeDecision | Promise<UpgradeDecision> {
   const problem = handshakeProblem(request.method, request.headers);
   if (problem !== undefined) return refusal(options, problem.status, problem.message, problem.headers);
+  if (options.lifecycle.closing) return refusal(options, 503, 'The server is shutting down');
   if (sockets.full) return refusal(options, 503, `This server holds ${sockets.limits.maxConnections} WebSocket connections already`);
   const req = new FetchRequest(request, options, socketAddress, context);
   allowUpgrade(req);

@@ -3,8 +3,10 @@
 // three, and its own header limits come first (docs/guide/runtimes.md lists what differs).
 import { headLimitProblem } from '../head-limits.js';
 import type { Listening, SocketAddressOf, StartListener } from '../listener.js';
+import { asksForWebSocket } from '../../websocket/handshake.js';
+import { type BunSocketHandlers, type BunUpgradingServer, bunSocketHandlers, bunUpgrade } from './bun-websocket.js';
 
-interface BunServer {
+interface BunServer extends BunUpgradingServer {
   readonly port: number;
   readonly hostname: string;
   requestIP(request: Request): { address: string } | null;
@@ -18,7 +20,8 @@ interface BunRuntime {
     reusePort: boolean;
     idleTimeout: number;
     development: boolean;
-    fetch(request: Request, server: BunServer): Response | Promise<Response>;
+    fetch(request: Request, server: BunServer): Response | Promise<Response | undefined> | undefined;
+    websocket?: BunSocketHandlers;
   }): BunServer;
 }
 
@@ -48,6 +51,11 @@ export const startBunListener: StartListener = async (target, port, host) => {
   const idleMs = Math.max(limits.headersTimeout, limits.keepAliveTimeout);
   // One lookup for every request (no closure each): requestIP is a native call, made only when the address is read.
   const addressOf: SocketAddressOf = (request) => server.requestIP(request)?.address;
+  const checkHead =
+    maxHeaderSize < bunMaxHeadBytes() || maxHeadersCount < bunMaxHeaderLines
+      ? (request: Request) => headLimitProblem(request, maxHeadersCount, maxHeaderSize, errors)
+      : undefined;
+  const upgrade = target.upgrade;
   const server: BunServer = bun.serve({
     port,
     hostname: host,
@@ -56,9 +64,15 @@ export const startBunListener: StartListener = async (target, port, host) => {
     development: false,
     // Limits at or above Bun's own are enforced by Bun before a request gets here: then no request pays for counting its head.
     fetch:
-      maxHeaderSize < bunMaxHeadBytes() || maxHeadersCount < bunMaxHeaderLines
-        ? (request) => headLimitProblem(request, maxHeadersCount, maxHeaderSize, errors) ?? serve(request, addressOf)
-        : (request) => serve(request, addressOf),
+      upgrade !== undefined
+        ? // With @WebSocket routes, a request that asks for a WebSocket is decided, then upgraded by Bun.
+          (request, bunServer) =>
+            checkHead?.(request) ??
+            (asksForWebSocket(request.headers) ? bunUpgrade(request, bunServer, upgrade, addressOf) : serve(request, addressOf))
+        : checkHead !== undefined
+          ? (request) => checkHead(request) ?? serve(request, addressOf)
+          : (request) => serve(request, addressOf),
+    websocket: upgrade === undefined ? undefined : bunSocketHandlers(target.webSocket),
   });
   return {
     address: { port: server.port, host: server.hostname },

@@ -4,6 +4,8 @@
 // close() stops waiting after shutdownTimeout (docs/guide/runtimes.md lists what differs).
 import type { ErrorFormat } from '../../response/error-format.js';
 import { headLimitProblem } from '../head-limits.js';
+import { asksForWebSocket } from '../../websocket/handshake.js';
+import { type DenoUpgradeWebSocket, denoUpgrade } from './deno-websocket.js';
 import type { Listening, SocketAddressOf, StartListener } from '../listener.js';
 
 interface DenoServer {
@@ -20,6 +22,7 @@ interface DenoRuntime {
     options: { port: number; hostname?: string; reusePort: boolean; onListen(address: unknown): void },
     handler: (request: Request, info: DenoRequestInfo) => Response | Promise<Response>,
   ): DenoServer;
+  upgradeWebSocket: DenoUpgradeWebSocket;
 }
 
 /** The client's address from Deno's per-request info, read only when something needs it (remoteAddr calls into the runtime). */
@@ -37,6 +40,7 @@ export const startDenoListener: StartListener = async (target, port, host) => {
   const { limits, serve, errors } = target;
   const { maxHeaderSize, maxHeadersCount } = limits;
   const deno = (globalThis as unknown as { Deno: DenoRuntime }).Deno;
+  const upgrade = target.upgrade;
   // Deno's shutdown() makes the bodies of requests in flight unreadable ("resource unavailable"):
   // close() first waits for every handler to settle (an upload still arriving finishes, as on Node
   // and Bun), answering new requests 503 meanwhile, then shuts the server down.
@@ -48,7 +52,12 @@ export const startDenoListener: StartListener = async (target, port, host) => {
     { port, hostname: host, reusePort: target.reusePort, onListen: () => {} },
     (request, info) => {
       if (closing) return shuttingDown(errors);
-      const answer = headLimitProblem(request, maxHeadersCount, maxHeaderSize, errors) ?? serve(request, remoteHostname, info);
+      const answer =
+        headLimitProblem(request, maxHeadersCount, maxHeaderSize, errors) ??
+        // With @WebSocket routes, a request that asks for a WebSocket is decided, then upgraded by Deno.
+        (upgrade !== undefined && asksForWebSocket(request.headers)
+          ? denoUpgrade(request, upgrade, (r, o) => deno.upgradeWebSocket(r, o), target.webSocket, remoteHostname, info)
+          : serve(request, remoteHostname, info));
       if (!(answer instanceof Promise)) return answer;
       inFlight++;
       return answer.finally(() => {

@@ -8,3 +8,9 @@ const loose = createConformanceApp(false, document);
 const problem = createConformanceApp(true, document, 'problem+json');
 const [strictAddress, looseAddress, problemAddress] = await Promise.all([strict, loose, problem].map((app) => app.listen(0, '127.0.0.1')));
 console.log(`kiln-conformance ${JSON.stringify({ strict: strictAddress.port, loose: looseAddress.port, problem: problemAddress.port })}`);
+// SIGTERM: app.close() on every app, as a deployment's shutdown does (test/runtimes/websocket.test.ts).
+process.on('SIGTERM', async () => {
+  await Promise.all([strict, loose, problem].map((app) => app.close()));
+  console.log('kiln-conformance closed');
+  process.exit(0);
+});

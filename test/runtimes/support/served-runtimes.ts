@@ -19,6 +19,8 @@ export interface ServedRuntime {
   readonly bases: Readonly<Record<Mode, string>>;
   output(): string;
   stop(): void;
+  /** Sends SIGTERM: the listen entry closes its apps (app.close()); nothing on workerd. */
+  terminate(): void;
 }
 
 /** The build of the app as one module per entry: what a user deploys to each runtime. */
@@ -91,6 +93,7 @@ async function listening(name: RuntimeName, command: string, args: readonly stri
     },
     output,
     stop: () => child.kill('SIGKILL'),
+    terminate: () => child.kill('SIGTERM'),
   };
 }
 
@@ -151,6 +154,7 @@ async function workerd(): Promise<ServedRuntime> {
     bases: { strict: served.bases.strict!, loose: served.bases.loose!, problem: served.bases.problem! },
     output: served.output,
     stop: served.stop,
+    terminate: () => {},
   };
 }
 

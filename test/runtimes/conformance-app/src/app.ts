@@ -6,6 +6,7 @@ import { CancellationController } from './cancellation-controller.js';
 import { UploadsController } from './uploads-controller.js';
 import { ConfigController } from './config-controller.js';
 import { EventsController } from './events-controller.js';
+import { SocketsController } from './sockets-controller.js';
 import { GREETING } from './services.js';
 
 /** An application middleware that wraps the response it gets from `next()`. */
@@ -37,6 +38,7 @@ export function createConformanceApp(strictValidation: boolean, document: object
       UploadsController,
       ConfigController,
       EventsController,
+      SocketsController,
     ],
     middlewares: [cors({ origin: ['https://app.example'], credentials: true, exposedHeaders: ['x-stamp'] }), wrap, stamp],
     strictValidation,
@@ -44,6 +46,8 @@ export function createConformanceApp(strictValidation: boolean, document: object
     maxHeaderSize: 8 * 1024,
     // A client that reads no event for 2 s is cut (test/runtimes/conformance.test.ts, server-sent events).
     sendTimeout: 2000,
+    // test/runtimes/websocket.test.ts: a 2 KiB message is too large, a silent peer is cut within two seconds.
+    webSocket: { maxMessageSize: 1024, pingInterval: 1000 },
     injections: [{ token: GREETING, provide: 'hello from the container' }],
     errors,
     ...(errors === 'json' ? { docs: { document, openapi: '/openapi.json' } } : {}),
