@@ -43,12 +43,16 @@ function placingLineTexts(build: PluginBuild): PluginBuild {
 /**
  * `@kiln/core` imports `@fastify/busboy` (uploads) with a literal `import()`, so that a bundle for
  * Node, Bun or Deno carries it. Left out (external) where it cannot be used: a bundle for a runtime
- * without `node:fs` (`platform` other than `'node'`: Workers), and a project that does not install
- * it (an app without uploads builds as before; a multipart body then answers 500 with KILN013).
+ * without `node:fs` (`platform` other than `'node'`: Workers), a project that does not install it
+ * (an app without uploads builds as before; a multipart body then answers 500 with KILN013), and a
+ * build that marks it external itself. `ws` (WebSockets on Node) is always left out: the bundle
+ * imports it from node_modules when it listens (KILN096 when it is not installed).
  */
 function optionalUploadParser(build: PluginBuild): void {
   build.onResolve({ filter: /^(@fastify\/busboy|ws)$/ }, async (args) => {
     if ((args.pluginData as { kilnResolvingBusboy?: boolean } | undefined)?.kilnResolvingBusboy === true) return undefined;
+    // ws is CommonJS that requires Node's built-ins, which an ES module bundle cannot: always imported from node_modules.
+    if (args.path === 'ws') return { path: args.path, external: true };
     if ((build.initialOptions.platform ?? 'browser') !== 'node') return { path: args.path, external: true };
     const found = await build.resolve(args.path, {
       kind: args.kind,
@@ -56,7 +60,10 @@ function optionalUploadParser(build: PluginBuild): void {
       importer: args.importer,
       pluginData: { kilnResolvingBusboy: true },
     });
-    return found.errors.length > 0 ? { path: args.path, external: true } : { path: found.path, sideEffects: found.sideEffects };
+    // Not installed, or marked external by the build itself: left to the runtime to import.
+    return found.errors.length > 0 || found.external
+      ? { path: args.path, external: true }
+      : { path: found.path, sideEffects: found.sideEffects };
   });
 }
 

@@ -13,3 +13,9 @@ export type { RateLimitStore, RateLimitStoreOptions, RateLimitHit, RateLimitRequ
 export { MemoryStore, type MemoryStoreOptions, type MemoryStoreOverflow } from './memory-store.js';
 export { RedisStore, RedisStoreTimeoutError, type RedisStoreOptions } from './redis-store.js';
 export type { RedisClientLike, IoRedisClientLike, NodeRedisClientLike } from './redis-client.js';
+export {
+  DurableObjectStore,
+  RateLimiterDurableObject,
+  type DurableObjectStoreOptions,
+  type DurableObjectNamespaceLike,
+} from './durable-object-store.js';

@@ -14,6 +14,7 @@ export const rateLimitErrorCodes = {
   KILN210: '`blockDuration` is not a whole number of milliseconds ≥ 0',
   KILN211: '`blockDuration` with a store that has no `init()` and `hit()` to be told it and report the block',
   KILN212: 'a `RedisStore` `blockCache` option is neither a boolean nor `{ maxKeys }` with a whole number above 0',
+  KILN213: 'a `DurableObjectStore` got no namespace binding, or an invalid `prefix`',
   KILN205: "`rateLimit({ trustProxy })` is deprecated: the server's `trustProxy` governs the default key (a warning, not an error)",
 } as const;
 
