@@ -129,6 +129,17 @@ for (const transport of ['socket', 'fetch'] as const) {
     await check('account.token', api.account.token(), '/account/token', { method: 'POST' });
     await check('account.logout', api.account.logout(), '/account/logout', { method: 'POST' });
     await check('orders.list', api.orders.list(), '/orders');
+    // An event stream never ends by itself: its head is held here, its events by example-app.test.ts.
+    called.add('bookChanges.follow');
+    const stream = await api.bookChanges.follow({ 'last-event-id': 3 });
+    const byHand = await send('/book-changes', { headers: { 'last-event-id': '3' } });
+    assert.equal(
+      [stream.ok, stream.status, stream.response.headers.get('content-type')],
+      [byHand.ok, byHand.status, byHand.headers.get('content-type')],
+      `bookChanges.follow (${transport})`,
+    );
+    assert.is(byHand.headers.get('content-type'), 'text/event-stream');
+    await Promise.all([stream.response.body?.cancel(), byHand.body?.cancel()]);
     // Kiln's own routes (the docs page, /livez and /readyz) are not in the document, so not in the client.
     const routes = apps[apps.length - 1]!.routes.filter((r) => !['KilnDocs', 'KilnHealth'].includes(r.controller.name));
     assert.is(called.size, routes.length, 'one call per route of the app');

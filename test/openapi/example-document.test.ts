@@ -203,6 +203,9 @@ const samples: Record<string, Sample[]> = {
     { path: '/orders', status: 401 },
     { path: '/orders', headers: { authorization: 'Bearer not.a.token' }, status: 401 },
   ],
+  // Only the refusal: a sample's answer is read to its end, and an event stream has none
+  // (its events are held over HTTP by test/transformer/example-app.test.ts).
+  'BookChangesController.follow': [{ path: '/book-changes', headers: { 'last-event-id': 'soon' }, status: 400 }],
   'MetaController.health': [{ path: '/health', status: 200 }],
   'MetaController.whoami': [{ path: '/whoami', headers: { 'user-agent': 'contract-test' }, status: 200 }],
 };

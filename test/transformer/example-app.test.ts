@@ -97,6 +97,33 @@ test('class middleware binds a header; @HttpStatus sets 201 and 204', async () =
   assert.is(removed.status, 204);
 });
 
+test("GET /book-changes streams the catalogue's changes as typed, numbered server-sent events", async () => {
+  const controller = new AbortController();
+  const stream = await fetch(`${base}/book-changes`, { signal: controller.signal, headers: { 'last-event-id': '10' } });
+  assert.is(stream.status, 200);
+  assert.is(stream.headers.get('content-type'), 'text/event-stream');
+  const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  while (!text.includes(':\n\n')) text += (await reader.read()).value;
+  const book = { title: 'Dawn', author: 'Octavia E. Butler', genre: 'fiction', tags: ['sf'], published: '1987-05-01', price: 9 };
+  const created = await request(base, '/books', {
+    method: 'POST',
+    body: JSON.stringify(book),
+    headers: { 'content-type': 'application/json', 'x-api-key': 'let-me-in' },
+  });
+  const id = created.json().id as number;
+  await request(base, `/books/${id}`, { method: 'DELETE', headers: { 'x-api-key': 'let-me-in' } });
+  while (!text.includes('event: removed')) text += (await reader.read()).value;
+  while (!text.endsWith('\n\n')) text += (await reader.read()).value;
+  controller.abort();
+  assert.is(
+    text,
+    ':\n\n' +
+      `event: added\nid: 11\ndata: {"kind":"added","book":{"title":"Dawn","author":"Octavia E. Butler","genre":"fiction","tags":["sf"],"published":"1987-05-01T00:00:00.000Z","price":9,"id":${id}}}\n\n` +
+      `event: removed\nid: 12\ndata: {"kind":"removed","id":${id}}\n\n`,
+  );
+});
+
 test('typed body: typia validates it, and the 400 names every failing path', async () => {
   const book = { title: '', author: 'Anon', genre: 'poetry', tags: [], published: '1979', price: -1, isbn: 'x' };
   const reply = await request(base, '/books', {

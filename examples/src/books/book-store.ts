@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@kiln/core';
-import { Genre, type Book, type NewBook } from './book.js';
+import { TopicHub } from '@kiln/core/realtime';
+import { Genre, type Book, type BookChange, type NewBook } from './book.js';
 
 /**
  * An in-memory catalogue; a real shop would put a database behind the same methods (and open and
@@ -9,6 +10,8 @@ import { Genre, type Book, type NewBook } from './book.js';
 export class BookStore {
   #books = new Map<number, Book>();
   #nextId = 1;
+  /** Every addition and removal, for GET /book-changes (server-sent events). In-process: one server. */
+  readonly changes = new TopicHub<BookChange>();
 
   // The application's logger, injected by its token (it is an interface: no class to inject by type).
   constructor(@Inject(Logger) private readonly log: Logger) {
@@ -41,6 +44,7 @@ export class BookStore {
   add(book: NewBook): Book {
     const stored = this.#insert(book);
     this.log.info({ bookId: stored.id, title: stored.title }, 'book added');
+    void this.changes.publish('books', { kind: 'added', book: stored });
     return stored;
   }
 
@@ -56,7 +60,10 @@ export class BookStore {
 
   remove(id: number): boolean {
     const removed = this.#books.delete(id);
-    if (removed) this.log.info({ bookId: id }, 'book removed');
+    if (removed) {
+      this.log.info({ bookId: id }, 'book removed');
+      void this.changes.publish('books', { kind: 'removed', id });
+    }
     return removed;
   }
 

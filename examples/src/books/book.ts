@@ -12,6 +12,9 @@ export interface Book {
   price: number;
 }
 
+/** One event of GET /book-changes: a book added to the catalogue, or removed from it. */
+export type BookChange = { kind: 'added'; book: Book } | { kind: 'removed'; id: number };
+
 /**
  * What `POST /books` accepts. With strictValidation, typia checks it before the handler runs
  * (docs: guide/typed-bodies.md): JSON has no dates, so `published` is an ISO date string.
