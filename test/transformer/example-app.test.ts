@@ -236,6 +236,7 @@ test('secureHeaders(): on a route, a 404 and an error; the docs page keeps its o
 });
 
 test("chat rooms: signed-in readers in one room receive each other's typed messages, another room nothing; a bad message closes with 1007", async () => {
+  assert.match(output, /Chat: ws:\/\/localhost:\d+\/rooms\/<room>, for readers signed in with POST \/account\/login/);
   const ws = base.replace(/^http/, 'ws');
   const anonymous = await refusal(`${ws}/rooms/sci-fi`);
   assert.equal([anonymous.status, JSON.parse(anonymous.body).message], [401, 'Sign in to chat']);
