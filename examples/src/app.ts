@@ -14,6 +14,7 @@ import { MetaController } from './meta/meta-controller.js';
 import { AccountController } from './account/account-controller.js';
 import { OrdersController } from './account/orders-controller.js';
 import { BookChangesController } from './books/book-changes-controller.js';
+import { ChatController } from './chat/chat-controller.js';
 
 /** A functional middleware: times every request. */
 const timing: MiddlewareFunction = async (_req, next) => {
@@ -30,7 +31,7 @@ const timing: MiddlewareFunction = async (_req, next) => {
  */
 export function createApp(docs?: DocsOptions, config: ExampleConfig = {}, telemetry?: TelemetryOptions): KilnServer {
   return createServer({
-    controllers: [BooksController, BookChangesController, MetaController, AccountController, OrdersController],
+    controllers: [BooksController, BookChangesController, MetaController, AccountController, OrdersController, ChatController],
     // One JSON line per request (pino when installed), with its X-Request-Id; first, so that it times the rest.
     // compression() last: the answer is compressed when it is sent, after every middleware saw it.
     // The catalogue's answers are small: compressed from 256 bytes on (the default threshold is 1 KiB).

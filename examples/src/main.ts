@@ -19,6 +19,7 @@ for (const route of app.routes) {
 console.log('\nTry: curl "http://localhost:%d/books?genre=science&sort=desc"', port);
 console.log('API reference: http://localhost:%d/docs (the OpenAPI document: /openapi.json)', port);
 console.log('Readiness: http://localhost:%d/readyz (503 once shutdown starts), liveness: /livez', port);
+console.log('Chat: ws://localhost:%d/rooms/<room>, for readers signed in with POST /account/login', port);
 if (tracing !== undefined) console.log('Tracing: spans sent to %s', config.OTEL_EXPORTER_OTLP_ENDPOINT);
 
 // The spans still batched are sent once the server has closed.

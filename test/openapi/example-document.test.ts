@@ -56,8 +56,10 @@ Example("the example's document passes an independent OpenAPI 3.1 validator (@re
 });
 
 Example('the document describes every route of the example, and the server serves it as written', () => {
+  // Kiln's own routes are not documented, nor the chat rooms' WebSocket route (OpenAPI does not describe WebSockets).
+  assert.ok(app.routes.some((r) => r.controller.name === 'ChatController'));
   const routes = app.routes
-    .filter((r) => r.controller.name !== 'KilnDocs' && r.controller.name !== 'KilnHealth')
+    .filter((r) => !['KilnDocs', 'KilnHealth', 'ChatController'].includes(r.controller.name))
     .map((r) => `${r.method} ${r.path.replace(/:([^/]+)/g, '{$1}')}`)
     .sort();
   assert.equal(

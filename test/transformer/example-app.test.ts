@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from '../support/server.js';
+import { connect, refusal } from '../support/socket-client.js';
 import { root } from './support/compile-fixture.js';
 
 let child: ChildProcess;
@@ -59,6 +60,7 @@ test('prints the route table', () => {
   assert.match(output, /GET\s+\/books\/:id\/availability\s+BooksController\.availability/);
   assert.match(output, /DELETE\s+\/books\/:id\s+BooksController\.remove/);
   assert.match(output, /GET\s+\/whoami\s+MetaController\.whoami/);
+  assert.match(output, /GET\s+\/rooms\/:room\s+ChatController\.join/);
 });
 
 test('typed query parameters: enum, array, Date, literal union, number', async () => {
@@ -258,6 +260,54 @@ test('secureHeaders(): on a route, a 404 and an error; the docs page keeps its o
     assert.match(reply.headers.get('content-security-policy') ?? '', /^default-src 'self'/, path);
   }
   assert.match((await request(base, '/docs')).headers.get('content-security-policy') ?? '', /^default-src 'none'; script-src 'self'/);
+});
+
+test("chat rooms: signed-in readers in one room receive each other's typed messages, another room nothing; a bad message closes with 1007", async () => {
+  assert.match(output, /Chat: ws:\/\/localhost:\d+\/rooms\/<room>, for readers signed in with POST \/account\/login/);
+  const ws = base.replace(/^http/, 'ws');
+  const anonymous = await refusal(`${ws}/rooms/sci-fi`);
+  assert.equal([anonymous.status, JSON.parse(anonymous.body).message], [401, 'Sign in to chat']);
+  const login = await request(base, '/account/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"user":"ada","password":"reader-password"}',
+  });
+  const line = login.headers.getSetCookie()[0]!;
+  const headers = { cookie: line.slice(0, line.indexOf(';')) };
+  const first = await connect(`${ws}/rooms/sci-fi`, { headers });
+  const second = await connect(`${ws}/rooms/sci-fi`, { headers });
+  const elsewhere = await connect(`${ws}/rooms/history`, { headers });
+  type Post = { from: string; text: string; at: string };
+  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+  for (const [client, room] of [
+    [first, 'sci-fi'],
+    [second, 'sci-fi'],
+    [elsewhere, 'history'],
+  ] as const) {
+    const joined = (await client.next()) as Post;
+    assert.equal([joined.from, joined.text], ['bookshop', `ada joined ${room}`]);
+    assert.match(joined.at, iso);
+  }
+  // One after the other: two connections' messages have no order between them.
+  for (const [sender, text] of [
+    [first, 'Kindred next?'],
+    [second, 'Yes, Kindred'],
+  ] as const) {
+    sender.send({ text });
+    for (const client of [first, second]) {
+      const post = (await client.next()) as Post;
+      assert.equal(Object.keys(post), ['from', 'text', 'at']);
+      assert.equal([post.from, post.text], ['ada', text]);
+      assert.match(post.at, iso);
+    }
+  }
+  first.send({ text: 42 });
+  assert.equal(await first.closed, { code: 1007, reason: '$input.text: expected string' });
+  // The other room received nothing of this one; its socket is still open.
+  elsewhere.send({ text: 'still here' });
+  assert.equal(((await elsewhere.next()) as Post).text, 'still here');
+  assert.equal([elsewhere.messages, second.messages], [[], []]);
+  await Promise.all([second.close(), elsewhere.close()]);
 });
 
 test('the login limiter counts failed sign-ins only: successes are taken back, the failure past the quota is refused (429), a right password too', async () => {

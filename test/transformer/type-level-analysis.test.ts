@@ -92,7 +92,7 @@ test('emit writes the same binders for both forms', () => {
 
 test('the OpenAPI document describes both forms the same way', () => {
   const typia = loadTypiaCore(root);
-  const { document, diagnostics } = buildOpenApiDocument(tk, model, typia, { info: { title: 'pairs', version: '1' } });
+  const { document, diagnostics } = buildOpenApiDocument({ tk, program: model, typia, head: { info: { title: 'pairs', version: '1' } } });
   assert.equal(diagnostics, []);
   const operation = (form: string, path: string, method: string) => {
     const { operationId: _id, tags: _tags, ...rest } = document.paths[`/${form}${path}`][method];

@@ -14,7 +14,8 @@ export class BookChangesController {
    * `Last-Event-ID` on so that a reconnecting `EventSource` carries on counting.
    * @param lastEventId the id of the last event the client received
    */
-  @Get('/') @Sse({ heartbeat: 15_000 })
+  @Get('/')
+  @Sse({ heartbeat: 15_000 })
   async *follow(@Req() req: KilnRequest, @Header('last-event-id') lastEventId?: number): AsyncGenerator<SseEvent<BookChange>> {
     let sequence = lastEventId ?? 0;
     for await (const change of this.store.changes.subscribe('books', { signal: req.signal })) {
