@@ -372,7 +372,7 @@ function withFileText(
     const moduleName = fileName.replace(/^.*[\\/]/, '').replace(/\.[cm]?ts$/, '');
     const specifier = new RegExp(`/${moduleName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\.[cm]?[jt]s)?['"]`);
     const imported = program.getSourceFiles().some((file) => !file.isDeclarationFile && specifier.test(file.text));
-    if (!imported) return program;
+    if (!imported && !namedByConfig(tsi, program, fileName)) return program;
   }
   let written: ts.SourceFile | undefined;
   const getSourceFile: ts.CompilerHost['getSourceFile'] = (name, languageVersionOrOptions, onError, shouldCreate) => {
@@ -380,8 +380,10 @@ function withFileText(
     written ??= tsi.createSourceFile(name, text, current?.languageVersion ?? languageVersionOrOptions, true);
     return written;
   };
+  const roots = program.getRootFileNames();
   return tsi.createProgram({
-    rootNames: program.getRootFileNames(),
+    // The first build emits the client as every later one does when the tsconfig's include names it.
+    rootNames: current === undefined && namedByConfig(tsi, program, fileName) ? [...roots, fileName] : roots,
     options: program.getCompilerOptions(),
     // tsc's host caches what exists: the file written since is there, with its text.
     host: {
@@ -408,4 +410,17 @@ function projectDirOf(program: ts.Program): string {
 /** The model of a file whose only Kiln code is typed responses: no binders, nothing blanked. */
 function emptyFileModel(fileName: string): FileModel {
   return { fileName, displayName: fileName, methods: [], decoratorRanges: [], references: [], localReferences: [], injections: [] };
+}
+
+/**
+ * Whether the program's tsconfig (its `files` and `include`) names the file, now that it is written:
+ * the next build would compile it as one of its own, so this one does too.
+ */
+function namedByConfig(tsi: typeof ts, program: ts.Program, fileName: string): boolean {
+  const configPath = program.getCompilerOptions().configFilePath;
+  if (typeof configPath !== 'string') return false;
+  const host = { ...tsi.sys, onUnRecoverableConfigFileDiagnostic: () => {} };
+  const parsed = tsi.getParsedCommandLineOfConfigFile(configPath, undefined, host);
+  const wanted = tsi.sys.resolvePath(fileName);
+  return parsed?.fileNames.some((name) => tsi.sys.resolvePath(name) === wanted) ?? false;
 }
