@@ -48,6 +48,24 @@ StaysTrue('tspc: the first build writes the client that code of the project impo
   assert.ok(readFileSync(join(project, 'dist', 'src', 'client.js'), 'utf8').includes('path: "/items/{id}"'), 'emitted with the app');
 });
 
+StaysTrue("tspc: the first build emits the client when only the tsconfig's include names it (no code imports it yet)", async () => {
+  const importer = readFileSync(use, 'utf8');
+  rmSync(use);
+  rmSync(client);
+  rmSync(join(project, 'dist'), { recursive: true, force: true });
+  try {
+    const built = await compileFixture(project, join(project, 'dist'));
+    assert.is(built.exitCode, 0, built.output);
+    assert.equal(functions(), ['list', 'get']);
+    assert.ok(
+      readFileSync(join(project, 'dist', 'src', 'client.js'), 'utf8').includes('path: "/items/{id}"'),
+      'emitted by the first build',
+    );
+  } finally {
+    writeFileSync(use, importer);
+  }
+});
+
 StaysTrue("tspc: a renamed route is the next build's client, and the call of the old name fails that build at its line", async () => {
   writeFileSync(items, original.replace('  list() {', '  all() {'));
   const built = await compileFixture(project, join(project, 'dist'));
