@@ -109,7 +109,8 @@ Csrf('doubleSubmit: a request with neither header needs the cookie token in X-CS
     assert.is(missing.json().message, 'Cross-site request refused: the CSRF token is missing or does not match its cookie');
     const wrong = await request(server.base, '/account/transfer', {
       method: 'POST',
-      headers: { cookie, 'x-csrf-token': `${token.slice(0, -1)}A` },
+      // one character changed (a token ending in 'A' gets a 'B': the wrong token is never the right one)
+      headers: { cookie, 'x-csrf-token': `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}` },
     });
     assert.is(wrong.status, 403);
     const noCookie = await request(server.base, '/account/transfer', { method: 'POST', headers: { 'x-csrf-token': token } });
