@@ -54,18 +54,21 @@ for (const kind of storeKinds) {
           }
         }
         const s = await start({ controllers: [Auth], middlewares: [limiter] });
-        const replies: string[] = [];
-        // successes: each counted on arrival (r=1), then taken back
-        for (let i = 0; i < 4; i++) replies.push(await login(s.base, 'right'));
-        // two failures spend the quota; then everything is refused, a right password too
-        replies.push(
-          await login(s.base, 'wrong'),
-          await login(s.base, 'wrong'),
-          await login(s.base, 'wrong'),
-          await login(s.base, 'right'),
-        );
-        assert.equal(replies, ['200 1', '200 1', '200 1', '200 1', '401 1', '401 0', '429 0', '429 0']);
-        await s.close();
+        try {
+          const replies: string[] = [];
+          // successes: each counted on arrival (r=1), then taken back
+          for (let i = 0; i < 4; i++) replies.push(await login(s.base, 'right'));
+          // two failures spend the quota; then everything is refused, a right password too
+          replies.push(
+            await login(s.base, 'wrong'),
+            await login(s.base, 'wrong'),
+            await login(s.base, 'wrong'),
+            await login(s.base, 'right'),
+          );
+          assert.equal(replies, ['200 1', '200 1', '200 1', '200 1', '401 1', '401 0', '429 0', '429 0']);
+        } finally {
+          await s.close();
+        }
       }));
 
     test(`${label}: penalize(req) with cost 0 on the middleware: only penalties count`, () =>
@@ -90,18 +93,21 @@ for (const kind of storeKinds) {
           }
         }
         const s = await start({ controllers: [Auth], middlewares: [limiter] });
-        const replies: string[] = [];
-        for (let i = 0; i < 3; i++) replies.push(await login(s.base, 'right'));
-        // each response shows the headers written on arrival; the next one shows the penalty
-        for (let i = 0; i < 3; i++) replies.push(await login(s.base, 'wrong'));
-        replies.push(await login(s.base, 'right'), await login(s.base, 'wrong'));
-        assert.equal(replies, ['200 3', '200 3', '200 3', '401 3', '401 2', '401 1', '429 0', '429 0']);
-        // a penalty of 2 on a fresh window: the counted hit says what is left
-        clock.now += 2 * windowMs;
-        const hit = await limiter.penalize({ url: 'http://x/', headers: new Headers() } as unknown as KilnRequest, 2);
-        assert.is(hit.count, 2);
-        assert.is(await login(s.base, 'right'), '200 1');
-        await s.close();
+        try {
+          const replies: string[] = [];
+          for (let i = 0; i < 3; i++) replies.push(await login(s.base, 'right'));
+          // each response shows the headers written on arrival; the next one shows the penalty
+          for (let i = 0; i < 3; i++) replies.push(await login(s.base, 'wrong'));
+          replies.push(await login(s.base, 'right'), await login(s.base, 'wrong'));
+          assert.equal(replies, ['200 3', '200 3', '200 3', '401 3', '401 2', '401 1', '429 0', '429 0']);
+          // a penalty of 2 on a fresh window: the counted hit says what is left
+          clock.now += 2 * windowMs;
+          const hit = await limiter.penalize({ url: 'http://x/', headers: new Headers() } as unknown as KilnRequest, 2);
+          assert.is(hit.count, 2);
+          assert.is(await login(s.base, 'right'), '200 1');
+        } finally {
+          await s.close();
+        }
       }));
   }
 }
