@@ -1,4 +1,4 @@
-// How a server writes its error answers: the spec's JSON body (the default) or RFC 9457 problem
+// How a server writes its error answers: Kiln's JSON error body (the default) or RFC 9457 problem
 // details, chosen once by `createServer({ errors })` and used by every writer of an error answer
 // (the pipeline's, each transport's own refusals, a package's through req's problem hook).
 // The formats themselves are in error-formats.ts: this file holds only what their users name.
