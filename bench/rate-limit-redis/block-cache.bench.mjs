@@ -9,14 +9,14 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import { numberOption } from '../command-line.mjs';
 import { load, loadGeneratorName } from '../http/load-generator.mjs';
 import { cpuSeconds } from '../http/process-cpu.mjs';
 import { loadCore, startServer } from '../http/server-process.mjs';
 import { loadNow, quartiles } from '../interleaved/slots.mjs';
 
-const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
-const cycles = arg('cycles', 20);
-const slot = arg('slot', 1);
+const cycles = numberOption('cycles', 20);
+const slot = numberOption('slot', 1);
 const path = '/users/42?active=true&tags=a&tags=b';
 const blocked = { 'x-request-id': 'abc', 'x-client': 'blocked' };
 
