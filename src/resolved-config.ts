@@ -13,6 +13,7 @@ import { healthPlan, type HealthPlan } from './health/health-routes.js';
 import { errorFormat } from './response/error-formats.js';
 import { RequestTelemetry } from './telemetry/request-telemetry.js';
 import { webSocketLimits, type WebSocketLimits } from './websocket/websocket-options.js';
+import { originPolicy, type OriginPolicy } from './websocket/allowed-origins.js';
 
 /** The default of every limit of `createServer`'s config, in one table (docs/guide/server.md shows it). */
 export const configDefaults = Object.freeze({
@@ -58,6 +59,8 @@ export interface ResolvedConfig {
   readonly telemetry: RequestTelemetry | undefined;
   /** The limits of WebSocket connections. */
   readonly webSocket: WebSocketLimits;
+  /** `webSocket.allowedOrigins`: the origin check of every `@WebSocket` route without its own. */
+  readonly webSocketOrigins: OriginPolicy;
 }
 
 function wholeNumber(name: string, value: unknown, least: number): number {
@@ -161,5 +164,6 @@ export function resolveConfig(config: KilnConfig, lifecycle: Lifecycle): Resolve
     health,
     telemetry: config.telemetry === undefined ? undefined : new RequestTelemetry(config.telemetry),
     webSocket: webSocketLimits(config.webSocket),
+    webSocketOrigins: originPolicy(config.webSocket?.allowedOrigins, 'webSocket.allowedOrigins'),
   });
 }
