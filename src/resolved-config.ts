@@ -5,7 +5,7 @@ import { compileTrustProxy } from './request/client-address.js';
 import { uploadLimits } from './request/upload-options.js';
 import { RequestSignals } from './request/request-signals.js';
 import { isLogger, type Logger } from './logging/logger.js';
-import { createLogger } from './logging/create-logger.js';
+import { createDeferredLogger } from './logging/create-logger.js';
 import { handlerTimeoutValue } from './decorators/handler-timeout.js';
 import type { KilnConfig } from './server-config.js';
 import type { Lifecycle } from './health/lifecycle.js';
@@ -79,7 +79,9 @@ function applicationLogger(config: KilnConfig): Logger {
   if (isLogger(config.logger)) return config.logger;
   if (config.debug !== undefined && typeof config.debug !== 'boolean') throw kilnError('KILN007', 'debug', config.debug);
   const options = config.logger ?? {};
-  return createLogger(config.debug === true && options !== null && options.level === undefined ? { ...options, level: 'debug' } : options);
+  return createDeferredLogger(
+    config.debug === true && options !== null && options.level === undefined ? { ...options, level: 'debug' } : options,
+  );
 }
 
 /** `onError`, or a log line: called once for every error that is not an HttpError, and never throws. */
