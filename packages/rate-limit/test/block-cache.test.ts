@@ -229,7 +229,7 @@ for (const algorithm of algorithms) {
           // the success is back: one penalty in the window, room for this request
           const next = await get(s.base, '/login');
           const t = algorithm === 'sliding-log' ? 10 : 15; // the counter: 2 at the window's start weigh until half the next
-        assert.equal([next.status, next.headers.get('ratelimit')], [200, `"2-in-10s";r=0;t=${t}`]);
+          assert.equal([next.status, next.headers.get('ratelimit')], [200, `"2-in-10s";r=0;t=${t}`]);
         } finally {
           await s.close();
         }
