@@ -40,7 +40,8 @@ export {
 export type { Binder } from './decorators/binder.js';
 
 // WebSockets
-export { WebSocket, type WebSocketDecorator } from './websocket/websocket-decorator.js';
+export { WebSocket, type WebSocketDecorator, type WebSocketRouteOptions } from './websocket/websocket-decorator.js';
+export type { AllowedOrigins } from './websocket/allowed-origins.js';
 export type { Socket, SocketHandlers } from './websocket/socket.js';
 export type { WebSocketOptions } from './websocket/websocket-options.js';
 

@@ -601,6 +601,29 @@ export const runtimeErrors = {
       noWs: (reason: string) => `@WebSocket routes on Node need the optional peer dependency 'ws' (npm install ws): ${reason}`,
     },
   },
+  KILN097: {
+    means: 'the `allowedOrigins` option of `createServer({ webSocket })` or of a `@WebSocket` route is invalid',
+    when: 'start-up',
+    messages: {
+      kind: (where: string, kind: string) =>
+        `${where} must be an origin ('https://app.example.com'), a RegExp, a list of them, a function (origin, req) => boolean, ` +
+        `or '*' for any origin; got ${kind}`,
+      notAnOrigin: (where: string, value: string) =>
+        `${where}: ${JSON.stringify(value)} is not an origin: name the scheme, host and port ('https://app.example.com'), ` +
+        `or 'null' for sandboxed frames and file: pages`,
+      originAlone: (where: string, value: string, origin: string) =>
+        `${where}: ${JSON.stringify(value)} is not an origin (scheme, host and port, no path or trailing slash): write ${JSON.stringify(origin)}`,
+      routeOptions: (route: string, kind: string) => `${route}: route options must be an object ({ allowedOrigins }), got ${kind}`,
+      unknownRouteOption: (route: string, key: string) => `${route}: ${key} is not a WebSocket route option; the option is allowedOrigins`,
+    },
+  },
+  KILN098: {
+    means: 'an `allowedOrigins` function returned (or resolved to) something other than true or false: the upgrade answered 500',
+    when: 'per request',
+    messages: {
+      notBoolean: (where: string, kind: string) => `${where}: the function must return (or resolve to) true or false, got ${kind}`,
+    },
+  },
 } as const satisfies Record<`KILN0${number}`, ErrorEntry>;
 
 export type RuntimeErrorCode = keyof typeof runtimeErrors;

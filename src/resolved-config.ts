@@ -5,7 +5,7 @@ import { compileTrustProxy } from './request/client-address.js';
 import { uploadLimits } from './request/upload-options.js';
 import { RequestSignals } from './request/request-signals.js';
 import { isLogger, type Logger } from './logging/logger.js';
-import { createLogger } from './logging/create-logger.js';
+import { createDeferredLogger } from './logging/create-logger.js';
 import { handlerTimeoutValue } from './decorators/handler-timeout.js';
 import type { KilnConfig } from './server-config.js';
 import type { Lifecycle } from './health/lifecycle.js';
@@ -13,6 +13,7 @@ import { healthPlan, type HealthPlan } from './health/health-routes.js';
 import { errorFormat } from './response/error-formats.js';
 import { RequestTelemetry } from './telemetry/request-telemetry.js';
 import { webSocketLimits, type WebSocketLimits } from './websocket/websocket-options.js';
+import { originPolicy, type OriginPolicy } from './websocket/allowed-origins.js';
 
 /** The default of every limit of `createServer`'s config, in one table (docs/guide/server.md shows it). */
 export const configDefaults = Object.freeze({
@@ -58,6 +59,8 @@ export interface ResolvedConfig {
   readonly telemetry: RequestTelemetry | undefined;
   /** The limits of WebSocket connections. */
   readonly webSocket: WebSocketLimits;
+  /** `webSocket.allowedOrigins`: the origin check of every `@WebSocket` route without its own. */
+  readonly webSocketOrigins: OriginPolicy;
 }
 
 function wholeNumber(name: string, value: unknown, least: number): number {
@@ -76,7 +79,9 @@ function applicationLogger(config: KilnConfig): Logger {
   if (isLogger(config.logger)) return config.logger;
   if (config.debug !== undefined && typeof config.debug !== 'boolean') throw kilnError('KILN007', 'debug', config.debug);
   const options = config.logger ?? {};
-  return createLogger(config.debug === true && options !== null && options.level === undefined ? { ...options, level: 'debug' } : options);
+  return createDeferredLogger(
+    config.debug === true && options !== null && options.level === undefined ? { ...options, level: 'debug' } : options,
+  );
 }
 
 /** `onError`, or a log line: called once for every error that is not an HttpError, and never throws. */
@@ -159,5 +164,6 @@ export function resolveConfig(config: KilnConfig, lifecycle: Lifecycle): Resolve
     health,
     telemetry: config.telemetry === undefined ? undefined : new RequestTelemetry(config.telemetry),
     webSocket: webSocketLimits(config.webSocket),
+    webSocketOrigins: originPolicy(config.webSocket?.allowedOrigins, 'webSocket.allowedOrigins'),
   });
 }

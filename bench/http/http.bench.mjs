@@ -11,20 +11,7 @@ import { startServer } from './server-process.mjs';
 import { checkServer } from './check-server.mjs';
 import { load, loadGeneratorName } from './load-generator.mjs';
 import { cpuSeconds } from './process-cpu.mjs';
-
-import { createServer } from 'node:net';
-
-// A port the system just handed out and released: other benchmarks on a shared machine use fixed ports.
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../free-port.mjs';
 
 /** The first GET a process is measured on: what start-up polls until the server is up. */
 function probeOf(chosen) {

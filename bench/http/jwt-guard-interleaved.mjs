@@ -6,31 +6,22 @@
 // with the token and 401 without.
 // Usage: node bench/http/jwt-guard-interleaved.mjs [--cycles=20] [--slot=1]
 //   (after `npm run build`, `npm ci --prefix bench` and `npx tspc -p bench/tsconfig.kiln.json`)
-import { SignJWT } from 'jose';
+import { numberOption } from '../command-line.mjs';
+import { checkJwtServer, jwtSecret, path, tokenHeaders as headers } from './jwt-guard-requests.mjs';
 import { loadGeneratorName } from './load-generator.mjs';
 import { startServer } from './server-process.mjs';
 import { compareSlots, loadNow, measureSlots } from '../interleaved/slots.mjs';
 
-const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
-const cycles = arg('cycles', 20);
-const slot = arg('slot', 1);
-const secret = 'a-benchmark-secret-of-at-least-32-characters';
-const token = await new SignJWT({ scope: 'read' })
-  .setProtectedHeader({ alg: 'HS256' })
-  .setSubject('user-42')
-  .setExpirationTime('2h')
-  .sign(new TextEncoder().encode(secret));
-const path = '/users/42?active=true&tags=a&tags=b';
-const headers = { 'x-request-id': 'abc', authorization: `Bearer ${token}` };
-const expected = JSON.stringify({ id: 42, active: true, tags: ['a', 'b'], requestId: 'abc' });
+const cycles = numberOption('cycles', 20);
+const slot = numberOption('slot', 1);
 const script = (file) => new URL(file, import.meta.url).pathname;
 const kiln = script('../build/kiln/http/servers/kiln/server.js');
 const fastify = script('./servers/fastify.mjs');
 const variants = [
   { name: 'Kiln (b)', script: kiln, args: [] },
-  { name: 'Kiln JWT', script: kiln, args: ['--jwt', secret] },
+  { name: 'Kiln JWT', script: kiln, args: ['--jwt', jwtSecret] },
   { name: 'Fastify (b)', script: fastify, args: [] },
-  { name: 'Fastify JWT', script: fastify, args: ['--jwt', secret] },
+  { name: 'Fastify JWT', script: fastify, args: ['--jwt', jwtSecret] },
 ];
 
 const running = [];
@@ -39,14 +30,7 @@ try {
   for (const variant of variants) {
     const child = await startServer(variant, ++port, { probe: { path, headers }, extraArgs: variant.args });
     running.push({ name: variant.name, port, process: child });
-    const ok = await fetch(`http://127.0.0.1:${port}${path}`, { headers });
-    const text = await ok.text();
-    if (ok.status !== 200 || JSON.stringify(JSON.parse(text)) !== expected) throw new Error(`${variant.name}: ${ok.status} ${text}`);
-    if (variant.args.length > 0) {
-      const refused = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { 'x-request-id': 'abc' } });
-      await refused.arrayBuffer();
-      if (refused.status !== 401) throw new Error(`${variant.name}: a request without a token answered ${refused.status}`);
-    }
+    await checkJwtServer(port, { headers, guarded: variant.args.length > 0, name: variant.name });
   }
   const scenario = { id: 'jwt', title: 'route (b) with a bearer token', request: { method: 'GET', path, headers } };
   const loadBefore = loadNow();

@@ -3,42 +3,22 @@
 // JSON, a missing one 401. Rounds alternate the servers so that a noisy neighbour hits both.
 // Usage: node bench/http/jwt-guard.bench.mjs [--seconds=5] [--rounds=3]  (after `npm run build` and
 // `npx tspc -p bench/tsconfig.kiln.json`; bench/ has its own `npm install`).
-import { SignJWT } from 'jose';
+import { numberOption } from '../command-line.mjs';
+import { checkJwtServer, jwtSecret, path, plainHeaders, tokenHeaders } from './jwt-guard-requests.mjs';
 import { load, loadGeneratorName } from './load-generator.mjs';
 import { startServer } from './server-process.mjs';
 
-const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
-const seconds = arg('seconds', 5);
-const rounds = arg('rounds', 3);
-const secret = 'a-benchmark-secret-of-at-least-32-characters';
-const token = await new SignJWT({ scope: 'read' })
-  .setProtectedHeader({ alg: 'HS256' })
-  .setSubject('user-42')
-  .setExpirationTime('2h')
-  .sign(new TextEncoder().encode(secret));
-
-const path = '/users/42?active=true&tags=a&tags=b';
-const expected = JSON.stringify({ id: 42, active: true, tags: ['a', 'b'], requestId: 'abc' });
+const seconds = numberOption('seconds', 5);
+const rounds = numberOption('rounds', 3);
 const script = (file) => new URL(file, import.meta.url).pathname;
 const servers = [
   { name: 'Kiln', script: script('../build/kiln/http/servers/kiln/server.js') },
   { name: 'Fastify', script: script('./servers/fastify.mjs') },
 ];
 const variants = [
-  { label: '(b)', args: [], headers: { 'x-request-id': 'abc' } },
-  { label: '(b) + JWT', args: ['--jwt', secret], headers: { 'x-request-id': 'abc', authorization: `Bearer ${token}` } },
+  { label: '(b)', args: [], headers: plainHeaders },
+  { label: '(b) + JWT', args: ['--jwt', jwtSecret], headers: tokenHeaders },
 ];
-
-async function check(port, variant) {
-  const ok = await fetch(`http://127.0.0.1:${port}${path}`, { headers: variant.headers });
-  const text = await ok.text();
-  if (ok.status !== 200 || JSON.stringify(JSON.parse(text)) !== expected) throw new Error(`${port}: ${ok.status} ${text}`);
-  if (variant.args.length > 0) {
-    const refused = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { 'x-request-id': 'abc' } });
-    await refused.arrayBuffer();
-    if (refused.status !== 401) throw new Error(`${port}: a request without a token answered ${refused.status}`);
-  }
-}
 
 const results = new Map();
 let port = 47310;
@@ -50,7 +30,7 @@ for (let round = 0; round < rounds; round++) {
       const probe = { path, headers: variant.headers };
       const started = await startServer(server, ++port, { probe, extraArgs: variant.args });
       try {
-        await check(port, variant);
+        await checkJwtServer(port, { headers: variant.headers, guarded: variant.args.length > 0, name: `${server.name} ${variant.label}` });
         const scenario = { id: 'jwt', title: variant.label, request: { method: 'GET', path, headers: variant.headers } };
         const result = await load(port, scenario, seconds);
         if (result.errors > 0) throw new Error(`${server.name} ${variant.label}: ${result.errors} bad answers`);

@@ -7,29 +7,18 @@
 //   (after `npm run build`, `npm ci --prefix bench` and `npx tspc -p bench/tsconfig.kiln.json`)
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import { numberOption } from '../command-line.mjs';
+import { freePort } from '../free-port.mjs';
 import { load, loadGeneratorName } from '../http/load-generator.mjs';
 import { cpuSeconds } from '../http/process-cpu.mjs';
 import { loadCore, startServer } from '../http/server-process.mjs';
 import { loadNow, quartiles } from '../interleaved/slots.mjs';
 
-const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
-const cycles = arg('cycles', 20);
-const slot = arg('slot', 1);
+const cycles = numberOption('cycles', 20);
+const slot = numberOption('slot', 1);
 const path = '/users/42?active=true&tags=a&tags=b';
 const blocked = { 'x-request-id': 'abc', 'x-client': 'blocked' };
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function scriptCalls(admin) {
   const info = await admin.info('commandstats');

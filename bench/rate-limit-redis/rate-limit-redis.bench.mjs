@@ -8,10 +8,10 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
-import { createServer as netServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { RedisStore } from '@kiln/rate-limit';
+import { freePort } from '../free-port.mjs';
 import { load, loadGeneratorName } from '../http/load-generator.mjs';
 import { scenarios } from '../http/scenarios.mjs';
 import { loadCore, startServer } from '../http/server-process.mjs';
@@ -33,16 +33,6 @@ const servers = [
   { id: 'express', name: 'Express + express-rate-limit + rate-limit-redis', script: here('servers/express-redis.mjs') },
 ];
 const scriptCommands = new Set(['evalsha', 'eval', 'evalsha_ro', 'eval_ro', 'fcall', 'fcall_ro']);
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = netServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A redis-server of its own on a free loopback port, pinned to the load generator's core (the server core stays the app's). */
 async function startRedis() {

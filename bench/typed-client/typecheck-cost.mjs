@@ -16,13 +16,14 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { numberOption, option } from '../command-line.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const work = join(root, 'build', 'bench-typed-client');
 const sizes = (process.argv.slice(2).find((a) => !a.startsWith('--')) ?? '50,300,1000').split(',').map(Number);
-const runs = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice('--runs='.length) ?? 3);
+const runs = numberOption('runs', 3);
 // `--clients=kiln,elysia`: which clients to measure (Kiln's always comes first, as the reference).
-const only = ['kiln', ...(process.argv.find((a) => a.startsWith('--clients='))?.slice('--clients='.length) ?? 'hono,elysia').split(',')];
+const only = ['kiln', ...option('clients', 'hono,elysia').split(',')];
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const tsgo = join(root, 'node_modules', 'typescript-7', 'bin', 'tsc');
 const tspc = join(root, 'node_modules', '.bin', 'tspc');

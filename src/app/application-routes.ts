@@ -26,6 +26,7 @@ export function applicationRoutes({ config, resolved, container, lifecycle }: Ap
     resolved.strictValidation,
     container,
     resolved.handlerTimeout,
+    { origins: resolved.webSocketOrigins, trust: resolved.request.trustProxy },
   );
   container.assertResolved();
   const described = health?.openapi === true ? withHealthRoutes(built, health, lifecycle) : built;

@@ -14,6 +14,9 @@ import { MiddlewareResolver } from './middleware-resolver.js';
 import { HandlerTimeout } from '../decorators/handler-timeout.js';
 import type { EventStreamSettings } from '../sse/sse-options.js';
 import type { SocketCodec } from '../websocket/socket-codec.js';
+import type { OriginPolicy } from '../websocket/allowed-origins.js';
+import { originCheck } from '../websocket/origin-check.js';
+import type { ProxyTrust } from '../request/client-address.js';
 
 /** One route, resolved at start-up: everything a request needs, nothing left to look up. */
 export interface CompiledRoute {
@@ -46,6 +49,12 @@ export interface RouteTable {
   readonly appChain: readonly MiddlewareFunction[];
 }
 
+/** What the origin check of a `@WebSocket` route decides with, unless the route names its own origins. */
+export interface SocketRouteSettings {
+  readonly origins: OriginPolicy;
+  readonly trust: ProxyTrust;
+}
+
 /** A `@WebSocket` route whose types the build did not read: messages pass as parsed, and leave as JSON.stringify writes them. */
 const noCodec: SocketCodec = Object.freeze({ validate: undefined, serialize: undefined });
 
@@ -64,7 +73,8 @@ export function buildRouteTable(
   appMiddlewares: readonly MiddlewareLike[],
   strict: boolean,
   container: Container,
-  handlerTimeout = 0,
+  handlerTimeout: number,
+  sockets: SocketRouteSettings,
 ): RouteTable {
   const resolver = new MiddlewareResolver(strict, container);
   const appChain = Object.freeze(appMiddlewares.map((m, i) => resolver.resolve(m, `middlewares[${i}]`)));
@@ -101,6 +111,8 @@ export function buildRouteTable(
         if (previous !== undefined) throw kilnError('KILN002', 'routeDeclaredTwice', spec.method, path, previous, name);
         seen.set(key, name);
         const routeChain = spec.middlewares.map((m, i) => resolver.resolve(m, `route ${where}, middleware ${i}`));
+        // A WebSocket route checks the handshake's Origin before any middleware sees it (websocket/origin-check.ts).
+        const originChain = spec.socket === true ? [originCheck(spec.origins ?? sockets.origins, sockets.trust)] : [];
         const info: RouteInfo = Object.freeze({ method: spec.method, path, controller, handler: String(methodName) });
         routes.push(
           Object.freeze({
@@ -117,7 +129,7 @@ export function buildRouteTable(
             eventStream: method.eventStream,
             strict,
             timeout: HandlerTimeout.get(info) ?? handlerTimeout,
-            middlewares: Object.freeze([...appChain, ...controllerChain, ...routeChain]),
+            middlewares: Object.freeze([...originChain, ...appChain, ...controllerChain, ...routeChain]),
             socket: spec.socket === true ? (method.socket ?? noCodec) : undefined,
           }),
         );

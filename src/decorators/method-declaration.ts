@@ -5,6 +5,7 @@ import type { MiddlewareLike } from '../middleware.js';
 import { kilnError } from '../kiln-error.js';
 import type { EventStreamSettings } from '../sse/sse-options.js';
 import type { SocketCodec } from '../websocket/socket-codec.js';
+import type { OriginPolicy } from '../websocket/allowed-origins.js';
 
 export interface RouteSpec {
   method: string;
@@ -12,6 +13,8 @@ export interface RouteSpec {
   middlewares: MiddlewareLike[];
   /** `@WebSocket`: the request upgrades to a WebSocket (src/websocket/). */
   socket?: true;
+  /** `@WebSocket(path, { allowedOrigins })`: the route's own origin check, in place of the server's. */
+  origins?: OriginPolicy;
 }
 
 /** What the decorators of one method declared. Plain data read by the route table. */

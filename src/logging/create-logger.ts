@@ -4,6 +4,7 @@
 import { JsonLogger, type LogDestination } from './json-logger.js';
 import { type LogLevel, type Logger, levelValues } from './logger.js';
 import { kilnError } from '../kiln-error.js';
+import { DeferredLogger } from './deferred-logger.js';
 
 /** How Kiln builds the application's logger when it is not given one. */
 export interface LoggerOptions {
@@ -46,10 +47,30 @@ function loadPino(): PinoFactory | null {
  * ```
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
+  const level = checkedLevel(options);
+  return buildLogger(level, options.destination, options.pino);
+}
+
+/**
+ * `createLogger(options)`'s logger, checked now and built on its first use: the logger a server
+ * builds for itself (see deferred-logger.ts).
+ */
+export function createDeferredLogger(options: LoggerOptions = {}): Logger {
+  const level = checkedLevel(options);
+  const { destination, pino } = options;
+  return new DeferredLogger(() => buildLogger(level, destination, pino), level);
+}
+
+/** The level `options` asks for; KILN007 for options that are not an object or an unknown level. */
+function checkedLevel(options: LoggerOptions): LogLevel {
   if (options === null || typeof options !== 'object') throw kilnError('KILN007', 'loggerOptions', options);
   const level = options.level ?? 'info';
   if (!Object.hasOwn(levelValues, level)) throw kilnError('KILN007', 'loggerLevel', Object.keys(levelValues).join(', '), level);
-  const pino = options.pino === false ? null : loadPino();
-  if (pino !== null) return pino({ level }, options.destination);
-  return new JsonLogger({ level, destination: options.destination });
+  return level;
+}
+
+function buildLogger(level: LogLevel, destination: LogDestination | undefined, usePino: boolean | undefined): Logger {
+  const pino = usePino === false ? null : loadPino();
+  if (pino !== null) return pino({ level }, destination);
+  return new JsonLogger({ level, destination });
 }

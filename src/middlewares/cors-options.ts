@@ -1,5 +1,6 @@
 import { kilnError } from '../kiln-error.js';
 import type { KilnRequest } from '../request/kiln-request.js';
+import { isOriginItem } from '../security/origin-rules.js';
 
 /** Which origins may read responses: decided per request from its `Origin` header. */
 export type CorsOrigin =
@@ -50,10 +51,6 @@ export interface CorsOptions {
   preflight?: boolean;
   /** Status of a preflight answer. Default 204. */
   optionsSuccessStatus?: number;
-}
-
-function isOriginItem(value: unknown): boolean {
-  return typeof value === 'string' || value instanceof RegExp;
 }
 
 /** A header list option as one header value, checked. */

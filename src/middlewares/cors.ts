@@ -2,31 +2,13 @@ import type { MiddlewareFunction } from '../middleware.js';
 import { isPromiseLike } from '../is-promise-like.js';
 import type { KilnRequest } from '../request/kiln-request.js';
 import { checkCorsOptions, headerList, type CorsOptions } from './cors-options.js';
+import { matchesOrigin, ownOriginRules, type OriginRules } from '../security/origin-rules.js';
 
 const defaultMethods = 'GET,HEAD,PUT,PATCH,POST,DELETE';
 
-type OriginRules = readonly (string | RegExp)[];
-
-/**
- * The rules as private copies: a RegExp with the `g` or `y` flag keeps a `lastIndex` between
- * `test()` calls (so it would match every other request), and the caller's object may change later.
- */
-function ownRules(rule: RegExp | OriginRules): OriginRules {
-  return (rule instanceof RegExp ? [rule] : rule).map((item) => (typeof item === 'string' ? item : new RegExp(item)));
-}
-
 /** The `Access-Control-Allow-Origin` for a request's origin, or `undefined` to allow none. */
 function allowedOrigin(rules: OriginRules, origin: string | undefined): string | undefined {
-  if (origin === undefined) return undefined;
-  for (const item of rules) {
-    if (typeof item === 'string') {
-      if (item === origin) return origin;
-      continue;
-    }
-    item.lastIndex = 0;
-    if (item.test(origin)) return origin;
-  }
-  return undefined;
+  return origin !== undefined && matchesOrigin(rules, origin) ? origin : undefined;
 }
 
 /**
@@ -70,7 +52,7 @@ export function cors(options: CorsOptions = {}): MiddlewareFunction {
   // A fixed '*' is the same answer for every origin; anything else varies with it.
   const varies = origin !== '*';
 
-  const rules = typeof origin === 'string' || typeof origin === 'boolean' || typeof origin === 'function' ? [] : ownRules(origin);
+  const rules = typeof origin === 'string' || typeof origin === 'boolean' || typeof origin === 'function' ? [] : ownOriginRules(origin);
 
   const preflight = (req: KilnRequest, allowOrigin: string | undefined): Response => {
     const headers = new Headers();

@@ -1,3 +1,4 @@
+import { countedContentLength } from '../adapter/head-limits.js';
 import { originFormTarget } from '../router/request-target.js';
 import { kOversizedBody } from '../symbols.js';
 import { bodyTooLarge } from './body-limit.js';
@@ -84,6 +85,9 @@ export class FetchRequest extends RequestCore {
   }
 
   protected declaredLength(): string | undefined {
+    // Bun's and Deno's listeners count the head first (head-limits.ts), and read Content-Length then.
+    const counted = countedContentLength(this.source);
+    if (counted !== null) return counted;
     return this.source.headers.get('content-length') ?? undefined;
   }
 

@@ -87,18 +87,20 @@ export function withRecordedHeaders(req: RequestCore, response: Response): Respo
 }
 
 // The header inits of answers that carry no recorded header, where the runtime sends the Response
-// (Bun, Deno, workerd): it copies a plain object into its own header list, more cheaply than
-// from a Headers object built here first (and Deno answers a string body with only a
-// Content-Type on its fast path).
+// (Bun, Deno, workerd). A JSON answer's is one Headers object shared by all of them: a Response
+// copies its init's entries into its own list (the shared one is never changed), and a Headers
+// init is copied without being validated again (Deno) or natively (Bun), where a plain object's
+// name and value are checked per Response: Kiln's Content-Type is not one of the few Deno lets
+// through unchecked. Deno still sends such an answer on its fast path (one Content-Type).
 const noHeaders = Object.freeze({});
-const jsonHeaders = Object.freeze({ 'content-type': jsonContentType });
+const jsonHeaders = platformSendsResponses ? new Headers({ 'content-type': jsonContentType }) : undefined;
 
 function headersFor(req: RequestCore, contentType: string | undefined): ResponseInit['headers'] {
   if (platformSendsResponses) {
     const recorded = req[kResponseHeaders];
     if (recorded === undefined) {
       if (contentType === undefined) return noHeaders;
-      if (contentType === jsonContentType) return jsonHeaders;
+      if (contentType === jsonContentType) return jsonHeaders!;
     } else if (!recorded.includes('set-cookie')) return plainHeaders(recorded, contentType);
   }
   const headers = new Headers();

@@ -7,7 +7,7 @@ import type { CompiledRoute } from '../app/route-table.js';
 import { HttpError } from '../http-error.js';
 import { isPromiseLike } from '../is-promise-like.js';
 import { kilnError } from '../kiln-error.js';
-import type { RequestCore } from '../request/kiln-request.js';
+import type { KilnRequest, RequestCore } from '../request/kiln-request.js';
 import { kSerializer, kStatus } from '../symbols.js';
 import type { SocketHandlers } from './socket.js';
 import type { SocketCodec } from './socket-codec.js';
@@ -27,6 +27,11 @@ const accepted = new WeakMap<RequestCore, Acceptance>();
 /** The transport will upgrade `req` if its route accepts it. */
 export function allowUpgrade(req: RequestCore): void {
   upgradable.add(req);
+}
+
+/** Whether a transport will upgrade `req` (it asked for a WebSocket the transport can open). */
+export function isUpgrading(req: KilnRequest): boolean {
+  return upgradable.has(req as RequestCore);
 }
 
 /** The handlers the route accepted `req` with, if it did. */

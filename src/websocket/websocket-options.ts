@@ -1,5 +1,6 @@
 import { kilnError } from '../kiln-error.js';
 import { TopicHub } from '../realtime/topic-hub.js';
+import type { AllowedOrigins } from './allowed-origins.js';
 
 /** `createServer({ webSocket })`: the limits of every WebSocket connection of the application. */
 export interface WebSocketOptions {
@@ -23,10 +24,16 @@ export interface WebSocketOptions {
    * process. Default: a hub of this server's own, in-process.
    */
   hub?: TopicHub<any>;
+  /**
+   * Browser origins allowed to open a WebSocket besides the server's own (docs: guide/streaming.md,
+   * "Origin check"). Default: the server's own origin only; a `@WebSocket` route's own
+   * `allowedOrigins` replaces this one. A handshake without `Origin` (not a browser) always passes.
+   */
+  allowedOrigins?: AllowedOrigins;
 }
 
 /** The limits, checked and defaulted once. */
-export type WebSocketLimits = Readonly<Required<Omit<WebSocketOptions, 'hub'>>>;
+export type WebSocketLimits = Readonly<Required<Omit<WebSocketOptions, 'hub' | 'allowedOrigins'>>>;
 
 export const webSocketDefaults: WebSocketLimits = Object.freeze({
   maxMessageSize: 64 * 1024,
@@ -55,8 +62,9 @@ export function webSocketLimits(options: WebSocketOptions | undefined): WebSocke
   if (options === undefined) return webSocketDefaults;
   if (options === null || typeof options !== 'object') throw kilnError('KILN094', 'notAnObject', options);
   const known = Object.keys(webSocketDefaults);
+  const others = ['hub', 'allowedOrigins'];
   for (const key of Object.keys(options)) {
-    if (!known.includes(key) && key !== 'hub') throw kilnError('KILN094', 'unknownOption', key, [...known, 'hub'].join(', '));
+    if (!known.includes(key) && !others.includes(key)) throw kilnError('KILN094', 'unknownOption', key, [...known, ...others].join(', '));
   }
   const limits = { ...webSocketDefaults };
   for (const key of known as (keyof WebSocketLimits)[]) {

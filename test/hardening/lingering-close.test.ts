@@ -1,11 +1,11 @@
 // An early 413 while the client is still sending its body: the answer must be read, never lost to
 // a reset. The server closes in stages (RFC 9112 §9.6: answer, half-close, drain, close), so a
 // client that keeps sending to the end of what it declared reads the whole 413 every time.
-import net from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Body, Controller, Post } from '@kiln/core';
 import { start, type Started } from '../support/server.js';
+import { sendToTheEnd } from './support/send-to-the-end.js';
 
 interface Upload {
   title: string;
@@ -30,45 +30,16 @@ interface Outcome {
   body: string;
 }
 
-/**
- * Sends `head`, then the body in 16 KiB pieces, yielding to the event loop between them, so that
- * it is still sending when the answer comes; it goes on to the end of what it declared whatever
- * comes back (the server's FIN included: a half-open socket), then reads until the server closes.
- */
-function sendAll(port: number, head: string, body: Buffer): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
-    const chunks: Buffer[] = [];
-    let reset = false;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      socket.destroy();
-      const text = Buffer.concat(chunks).toString('latin1');
-      const status = /^HTTP\/1\.1 (\d{3}) /.exec(text)?.[1];
-      const length = Number(/\r\ncontent-length: (\d+)\r\n/i.exec(text)?.[1] ?? -1);
-      const payload = text.slice(text.indexOf('\r\n\r\n') + 4);
-      // An answer cut short is as lost as a reset one.
-      if (payload.length !== length) reset = true;
-      resolve({ reset, status: status === undefined ? undefined : Number(status), body: payload });
-    };
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', () => {
-      reset = true;
-      finish();
-    });
-    socket.on('close', finish);
-    socket.on('connect', async () => {
-      socket.write(head);
-      const piece = 16 * 1024;
-      for (let at = 0; at < body.length && !socket.destroyed; at += piece) {
-        if (!socket.write(body.subarray(at, at + piece))) await new Promise((r) => socket.once('drain', r));
-        else await new Promise((r) => setImmediate(r));
-      }
-      if (!socket.destroyed) socket.end();
-    });
-  });
+/** Sends `head`, then the body in 16 KiB pieces, ending its side as soon as it is sent; reads the answer by its content-length. */
+async function sendAll(port: number, head: string, body: Buffer): Promise<Outcome> {
+  const { failed, received } = await sendToTheEnd(port, head, body, { piece: 16 * 1024, finAfterServer: false });
+  const text = received.toString('latin1');
+  const status = /^HTTP\/1\.1 (\d{3}) /.exec(text)?.[1];
+  const length = Number(/\r\ncontent-length: (\d+)\r\n/i.exec(text)?.[1] ?? -1);
+  const payload = text.slice(text.indexOf('\r\n\r\n') + 4);
+  // An answer cut short is as lost as a reset one.
+  const reset = failed || payload.length !== length;
+  return { reset, status: status === undefined ? undefined : Number(status), body: payload };
 }
 
 const Linger = suite('lingering close after an early 413');

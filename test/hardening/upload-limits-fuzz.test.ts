@@ -3,7 +3,6 @@
 // what it declared. Each answer is 200 with every part in the order sent, or a 413 naming a part
 // that passes a limit, mid-part; the client reads it whole (no reset), and no temporary file is left.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -11,6 +10,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Controller, Post, compiledBinder, type KilnRequest } from '@kiln/core';
 import { start, type Started } from '../support/server.js';
+import { sendToTheEnd } from './support/send-to-the-end.js';
 
 @Controller('/u')
 class PartsController {
@@ -85,53 +85,23 @@ function multipartBody(parts: Part[]): Buffer {
 }
 
 /** Sends the whole body in pieces of `piece` bytes whatever comes back, then reads to the server's close. */
-function keepSending(port: number, body: Buffer, piece: number): Promise<{ reset: boolean; status: number; body: unknown }> {
+async function keepSending(port: number, body: Buffer, piece: number): Promise<{ reset: boolean; status: number; body: unknown }> {
   const head =
     'POST /u/parts HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=fuzz-boundary\r\n' +
     `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
-  return new Promise((resolve) => {
-    const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
-    const chunks: Buffer[] = [];
-    let reset = false;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      socket.destroy();
-      const text = Buffer.concat(chunks).toString('utf8');
-      const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(text)?.[1] ?? 0);
-      const payload = text.slice(text.indexOf('\r\n\r\n') + 4);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(payload);
-      } catch {
-        reset = true; // an answer cut short
-      }
-      resolve({ reset, status, body: parsed });
-    };
-    let sent = false;
-    let serverEnded = false;
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', () => {
-      reset = true;
-      finish();
-    });
-    socket.on('close', finish);
-    // Its own FIN only once both are done: Node's server gives up a request whose client half-closes first.
-    socket.on('end', () => {
-      serverEnded = true;
-      if (sent) socket.end();
-    });
-    socket.on('connect', async () => {
-      socket.write(head);
-      for (let at = 0; at < body.length && !socket.destroyed; at += piece) {
-        if (!socket.write(body.subarray(at, at + piece))) await new Promise((r) => socket.once('drain', r));
-        else await new Promise((r) => setImmediate(r));
-      }
-      sent = true;
-      if (serverEnded && !socket.destroyed) socket.end();
-    });
-  });
+  // The request may be served (a 200): its own FIN only once the server's came.
+  const { failed, received } = await sendToTheEnd(port, head, body, { piece, finAfterServer: true });
+  const text = received.toString('utf8');
+  const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(text)?.[1] ?? 0);
+  const payload = text.slice(text.indexOf('\r\n\r\n') + 4);
+  let parsed: unknown;
+  let reset = failed;
+  try {
+    parsed = JSON.parse(payload);
+  } catch {
+    reset = true; // an answer cut short
+  }
+  return { reset, status, body: parsed };
 }
 
 const Fuzz = suite('multipart limits mid-part, and the staged close');

@@ -1,6 +1,7 @@
 // WebSocket routes on every runtime: the conformance app (its SocketsController) bundled by esbuild
 // and served by Node, Bun, Deno (app.listen()) and workerd (the worker's fetch), with the `ws`
 // package as the client. The same checks on each: echo with the reply projected to its type, the
+// origin check (the own origin connects, a foreign one and null answer 403), the
 // closes for a message that is not JSON, does not fit, or is too large, a guard refusing the
 // upgrade, rooms, 200 concurrent connections, a silent peer cut, and 1001 on shutdown.
 import { test } from 'uvu';
@@ -36,6 +37,19 @@ for (const name of runtimes) {
       const tooLarge = await connect(`${base}/sockets/echo/ada`);
       tooLarge.send({ text: 'x'.repeat(2048) });
       assert.is((await tooLarge.closed).code, 1009, 'a message past maxMessageSize');
+
+      // The origin check: the server's own origin connects, another one is refused before the upgrade.
+      const own = await connect(`${base}/sockets/echo/own`, { origin: served.bases.strict });
+      own.send({ text: 'same origin' });
+      assert.equal(await own.next(), { from: 'own', text: 'same origin' });
+      await own.close();
+      const hijack = await refusal(`${base}/sockets/echo/ada`, { origin: 'https://evil.example' });
+      assert.is(hijack.status, 403, 'a foreign origin');
+      assert.equal(JSON.parse(hijack.body), {
+        error: 'Forbidden',
+        message: 'Origin https://evil.example is not allowed for this WebSocket route',
+      });
+      assert.is((await refusal(`${base}/sockets/echo/ada`, { origin: 'null' })).status, 403, 'the null origin');
 
       const refused = await refusal(`${base}/sockets/members`);
       assert.is(refused.status, 401);

@@ -5,9 +5,7 @@
 // the sealed cookie's limits.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer as createNetServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import {
@@ -29,6 +27,8 @@ import {
   type SessionOptions,
 } from '@kiln/core';
 import { rateLimit } from '@kiln/rate-limit';
+import { freePort } from '../support/free-port.js';
+import { redisInstalled, startRedisServer } from '../support/redis-server.js';
 import { request, start, type Reply } from '../support/server.js';
 
 declare module '@kiln/core' {
@@ -242,39 +242,11 @@ function sessionContract(label: string, makeStore: StoreFactory, serverSide: boo
 
 // ---- Redis: a server of the test's own, so that it can be restarted ----
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  for (let i = 0; i < 100; i++) {
-    if (
-      spawnSync('redis-cli', ['-p', String(port), 'ping'])
-        .stdout?.toString()
-        .trim() === 'PONG'
-    )
-      return child;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`redis-server on ${port} did not start`);
-}
-
-const redisAvailable = spawnSync('redis-server', ['--version']).status === 0;
-if (!redisAvailable && process.env.REDIS_URL !== undefined) throw new Error('REDIS_URL is set but redis-server is not on the PATH');
+const redisAvailable = redisInstalled();
 
 // Started before any suite is queued: uvu starts running queued suites at the first await.
 const port = redisAvailable ? await freePort() : 0;
-let redis = redisAvailable ? await startRedis(port) : undefined;
+let redis = redisAvailable ? await startRedisServer(port) : undefined;
 const io = redisAvailable ? new Redis(port, '127.0.0.1', { retryStrategy: () => 50, maxRetriesPerRequest: 50 }) : undefined;
 io?.on('error', () => {});
 const nodeRedis = redisAvailable ? createClient({ url: `redis://127.0.0.1:${port}`, socket: { reconnectStrategy: () => 50 } }) : undefined;
@@ -319,7 +291,7 @@ if (io !== undefined && nodeRedis !== undefined) {
         assert.is((await request(server.base, '/s/peek', { headers: { cookie } })).json().user, 'ada');
         redis!.kill('SIGKILL');
         await once(redis!, 'exit');
-        redis = await startRedis(port);
+        redis = await startRedisServer(port);
         await io.ping();
         const after = await request(server.base, '/s/peek', { headers: { cookie } });
         assert.is(after.status, 200);

@@ -1,7 +1,7 @@
 // A redis-server of the test's own, on a free loopback port, for suites that need a real Redis.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import net from 'node:net';
+import { freePort } from './free-port.js';
 
 export interface TestRedis {
   readonly port: number;
@@ -16,21 +16,9 @@ export function redisInstalled(): boolean {
   return installed;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts redis-server (no persistence) and waits until it answers PING. */
-export async function startRedis(): Promise<TestRedis> {
-  const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+/** Starts redis-server on `port` (no persistence) and resolves with its process once it answers PING. */
+export async function startRedisServer(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     stdio: 'ignore',
   });
   for (let i = 0; i < 100; i++) {
@@ -38,19 +26,25 @@ export async function startRedis(): Promise<TestRedis> {
       spawnSync('redis-cli', ['-p', String(port), 'ping'])
         .stdout?.toString()
         .trim() === 'PONG'
-    ) {
-      return {
-        port,
-        url: `redis://127.0.0.1:${port}`,
-        async stop() {
-          if (child.exitCode !== null) return;
-          child.kill('SIGTERM');
-          await once(child, 'exit');
-        },
-      };
-    }
+    )
+      return child;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   child.kill('SIGKILL');
   throw new Error(`redis-server on ${port} did not start`);
+}
+
+/** Starts redis-server (no persistence) on a free port and waits until it answers PING. */
+export async function startRedis(): Promise<TestRedis> {
+  const port = await freePort();
+  const child = await startRedisServer(port);
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
 }

@@ -262,7 +262,7 @@ test('secureHeaders(): on a route, a 404 and an error; the docs page keeps its o
   assert.match((await request(base, '/docs')).headers.get('content-security-policy') ?? '', /^default-src 'none'; script-src 'self'/);
 });
 
-test("chat rooms: signed-in readers in one room receive each other's typed messages, another room nothing; a bad message closes with 1007", async () => {
+test("chat rooms: signed-in readers in one room receive each other's typed messages, another room nothing; a bad message closes with 1007; another site's page is refused 403", async () => {
   assert.match(output, /Chat: ws:\/\/localhost:\d+\/rooms\/<room>, for readers signed in with POST \/account\/login/);
   const ws = base.replace(/^http/, 'ws');
   const anonymous = await refusal(`${ws}/rooms/sci-fi`);
@@ -274,6 +274,18 @@ test("chat rooms: signed-in readers in one room receive each other's typed messa
   });
   const line = login.headers.getSetCookie()[0]!;
   const headers = { cookie: line.slice(0, line.indexOf(';')) };
+  // Cross-site WebSocket hijacking: another site's page whose handshake carries the reader's cookie is refused.
+  const hijack = await refusal(`${ws}/rooms/sci-fi`, { headers, origin: 'https://evil.example' });
+  assert.equal(
+    [hijack.status, JSON.parse(hijack.body)],
+    [403, { error: 'Forbidden', message: 'Origin https://evil.example is not allowed for this WebSocket route' }],
+  );
+  const sibling = await refusal(`${ws}/rooms/sci-fi`, { headers, origin: base.replace('127.0.0.1', 'localhost') });
+  assert.is(sibling.status, 403, 'another host name of the same machine is another origin');
+  // The bookshop's own page (its origin is the server's) joins.
+  const ownPage = await connect(`${ws}/rooms/own`, { headers, origin: base });
+  assert.equal(((await ownPage.next()) as { text: string }).text, 'ada joined own');
+  await ownPage.close();
   const first = await connect(`${ws}/rooms/sci-fi`, { headers });
   const second = await connect(`${ws}/rooms/sci-fi`, { headers });
   const elsewhere = await connect(`${ws}/rooms/history`, { headers });

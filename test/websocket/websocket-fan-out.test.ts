@@ -2,43 +2,26 @@
 // by this suite); a socket of one receives what a socket, or an HTTP route, of the other published.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ListeningProcesses } from '../support/listening-process.js';
 import { redisInstalled, startRedis, type TestRedis } from '../support/redis-server.js';
 import { connect } from '../support/socket-client.js';
 
 const server = fileURLToPath(new URL('./support/socket-fan-out-server.js', import.meta.url));
 let redis: TestRedis | undefined;
-const processes: ChildProcess[] = [];
-
-async function startProcess(url: string): Promise<number> {
-  const child = spawn(process.execPath, [server], { env: { ...process.env, REDIS_URL: url }, stdio: ['ignore', 'pipe', 'inherit'] });
-  processes.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening (\d+)/.exec(output);
-      if (match !== null) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`the server process exited with ${code}: ${output}`)));
-  });
-}
+const processes = new ListeningProcesses();
 
 test.after(async () => {
-  for (const child of processes) {
-    if (child.exitCode !== null) continue;
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
-  }
+  await processes.stop();
   await redis?.stop();
 });
 
 test('a socket of one process receives what a socket and a route of the other published, projected to its type', async () => {
   if (!redisInstalled()) return;
   redis = await startRedis();
-  const [one, two] = await Promise.all([startProcess(redis.url), startProcess(redis.url)]);
-  const [pidOne, pidTwo] = processes.map((child) => child.pid);
+  const env = { REDIS_URL: redis.url };
+  const [one, two] = await Promise.all([processes.start(server, env), processes.start(server, env)]);
+  const [pidOne, pidTwo] = processes.children.map((child) => child.pid);
   const listener = await connect(`ws://127.0.0.1:${one}/rooms/lobby`);
   const speaker = await connect(`ws://127.0.0.1:${two}/rooms/lobby`);
   assert.equal(await listener.next(), { from: `process ${pidOne}`, text: 'subscribed' });

@@ -7,7 +7,7 @@ import type * as ts from 'typescript';
 import { type DiagnosticMessage, diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import { typiaConfigured } from './body-validation.cjs';
 import { recogniseKilnDecorator } from '../find/route-recognition.cjs';
-import { ownSourceFiles } from './analyse-program.cjs';
+import { decideMethods, type FileMethods } from './method-decisions.cjs';
 import { ownerTypeOf } from './body-validation.cjs';
 import { kilnDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import type { Toolkit } from '../toolkit.cjs';
@@ -32,10 +32,7 @@ export interface ResponseSerialization {
 }
 
 /** The serialised routes of one file, by the end offset of the method's name (as binders are). */
-export interface FileResponses {
-  readonly fileName: string;
-  readonly methods: ReadonlyMap<number, ResponseSerialization>;
-}
+export type FileResponses = FileMethods<ResponseSerialization>;
 
 export interface ResponsesModel {
   readonly files: ReadonlyMap<string, FileResponses>;
@@ -61,40 +58,32 @@ const deepest = 24;
  * serialised from types: such an app keeps `JSON.stringify`, as before typed responses existed.
  */
 export function analyseResponses(tk: Toolkit, option: TypedResponsesOption | undefined, only?: ReadonlySet<string>): ResponsesModel {
-  const files = new Map<string, FileResponses>();
   const diagnostics: ts.Diagnostic[] = [];
   const warnings = new Map<string, ts.Diagnostic>();
   const assert = option === 'assert';
-  if (option === false) return { files, diagnostics, warnings: [], assert };
+  if (option === false) return { files: new Map(), diagnostics, warnings: [], assert };
   const typia = typiaConfigured(tk.program.getCompilerOptions());
-  for (const file of ownSourceFiles(tk)) {
-    if (!file.text.includes('@') || (only !== undefined && !only.has(file.fileName))) continue;
-    const methods = new Map<number, ResponseSerialization>();
-    const visit = (node: ts.Node): void => {
-      if (tk.ts.isMethodDeclaration(node) && isRoute(tk, node)) {
-        const verdict = typia || option !== undefined ? verdictOf(tk, node, warnings) : { serialise: false as const };
-        if ('problem' in verdict) diagnostics.push(kilnDiagnostic(tk.ts, node.name, verdict.problem));
-        else if (verdict.serialise && !typia) {
-          diagnostics.push(kilnDiagnostic(tk.ts, node.name, diagnosticMessage('typedResponsesWithoutTypia', 'noTypia')));
-        } else if (verdict.serialise) {
-          const owner = ownerTypeOf(tk, node);
-          // A handler generated code cannot name (a class inside a function, a private method) keeps JSON.stringify.
-          if ('type' in owner) {
-            const returned = `Awaited<ReturnType<${owner.type}>>`;
-            methods.set(node.name.getEnd(), {
-              // An event stream's serialiser writes each event's data: the iterable's element type, SseEvent unwrapped.
-              typeQuery: verdict.eventStream ? `${helpersNamespace}.SseData<${returned}>` : returned,
-              shape: verdict.shape,
-              site: { start: node.name.getStart(file), end: node.name.getEnd() },
-            });
-          }
-        }
+  const files = decideMethods(tk, only, (node, file): ResponseSerialization | undefined => {
+    if (!isRoute(tk, node)) return undefined;
+    const verdict = typia || option !== undefined ? verdictOf(tk, node, warnings) : { serialise: false as const };
+    if ('problem' in verdict) diagnostics.push(kilnDiagnostic(tk.ts, node.name, verdict.problem));
+    else if (verdict.serialise && !typia) {
+      diagnostics.push(kilnDiagnostic(tk.ts, node.name, diagnosticMessage('typedResponsesWithoutTypia', 'noTypia')));
+    } else if (verdict.serialise) {
+      const owner = ownerTypeOf(tk, node);
+      // A handler generated code cannot name (a class inside a function, a private method) keeps JSON.stringify.
+      if ('type' in owner) {
+        const returned = `Awaited<ReturnType<${owner.type}>>`;
+        return {
+          // An event stream's serialiser writes each event's data: the iterable's element type, SseEvent unwrapped.
+          typeQuery: verdict.eventStream ? `${helpersNamespace}.SseData<${returned}>` : returned,
+          shape: verdict.shape,
+          site: { start: node.name.getStart(file), end: node.name.getEnd() },
+        };
       }
-      tk.ts.forEachChild(node, visit);
-    };
-    visit(file);
-    if (methods.size > 0) files.set(file.fileName, { fileName: file.fileName, methods });
-  }
+    }
+    return undefined;
+  });
   return { files, diagnostics, warnings: [...warnings.values()], assert };
 }
 

@@ -7,8 +7,8 @@ import { diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import { kilnDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import { recogniseKilnDecorator } from '../find/route-recognition.cjs';
 import type { Toolkit } from '../toolkit.cjs';
-import { ownSourceFiles } from './analyse-program.cjs';
 import { findNonJson, ownerTypeOf, typiaConfigured } from './body-validation.cjs';
+import { decideMethods, type FileMethods } from './method-decisions.cjs';
 import { responseShape, type ShapeRef } from './response-shape.cjs';
 
 /** How one WebSocket route reads and writes its messages. */
@@ -21,11 +21,8 @@ export interface SocketMessages {
   readonly site: { readonly start: number; readonly end: number };
 }
 
-export interface FileSockets {
-  readonly fileName: string;
-  /** By the end offset of the method's name (as binders are). */
-  readonly methods: ReadonlyMap<number, SocketMessages>;
-}
+/** The WebSocket routes of one file, by the end offset of the method's name (as binders are). */
+export type FileSockets = FileMethods<SocketMessages>;
 
 export interface SocketsModel {
   readonly files: ReadonlyMap<string, FileSockets>;
@@ -64,22 +61,9 @@ function outgoingType(tk: Toolkit, handlers: ts.Type, at: ts.Node): ts.Type | un
 
 /** Every `@WebSocket` route of the program, with its message types read. */
 export function analyseSockets(tk: Toolkit, only?: ReadonlySet<string>): SocketsModel {
-  const files = new Map<string, FileSockets>();
   const diagnostics: ts.Diagnostic[] = [];
   const typia = typiaConfigured(tk.program.getCompilerOptions());
-  for (const file of ownSourceFiles(tk)) {
-    if (!file.text.includes('@') || (only !== undefined && !only.has(file.fileName))) continue;
-    const methods = new Map<number, SocketMessages>();
-    const visit = (node: ts.Node): void => {
-      if (tk.ts.isMethodDeclaration(node) && isSocketRoute(tk, node)) {
-        const messages = socketMessages(tk, node, typia, diagnostics);
-        if (messages !== undefined) methods.set(node.name.getEnd(), messages);
-      }
-      tk.ts.forEachChild(node, visit);
-    };
-    visit(file);
-    if (methods.size > 0) files.set(file.fileName, { fileName: file.fileName, methods });
-  }
+  const files = decideMethods(tk, only, (node) => (isSocketRoute(tk, node) ? socketMessages(tk, node, typia, diagnostics) : undefined));
   return { files, diagnostics };
 }
 

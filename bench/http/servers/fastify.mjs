@@ -5,6 +5,7 @@
 import Fastify from 'fastify';
 import { userList, userListSchema } from '../../build/kiln/http/user-list.js';
 import { reportCsv } from '../mixed-traffic.mjs';
+import { addUserByIdRoute } from './fastify-user-route.mjs';
 
 const port = Number(process.argv[2]);
 const app = Fastify({ logger: false });
@@ -37,36 +38,7 @@ app.get(
   async () => ({ hello: 'world' }),
 );
 
-app.get(
-  '/users/:id',
-  {
-    schema: {
-      params: { type: 'object', properties: { id: { type: 'number' } }, required: ['id'] },
-      querystring: {
-        type: 'object',
-        properties: { active: { type: 'boolean' }, tags: { type: 'array', items: { type: 'string' } } },
-      },
-      headers: { type: 'object', properties: { 'x-request-id': { type: 'string' } } },
-      response: {
-        200: {
-          type: 'object',
-          properties: {
-            id: { type: 'number' },
-            active: { type: 'boolean' },
-            tags: { type: 'array', items: { type: 'string' } },
-            requestId: { type: 'string' },
-          },
-        },
-      },
-    },
-  },
-  async (request) => ({
-    id: request.params.id,
-    active: request.query.active ?? false,
-    tags: request.query.tags ?? [],
-    requestId: request.headers['x-request-id'],
-  }),
-);
+addUserByIdRoute(app);
 
 app.post(
   '/users',

@@ -1,7 +1,8 @@
-// Fastify: route (b) with its JSON schemas (as in the HTTP benchmark) behind @fastify/rate-limit
-// with its Redis store (ioredis). Usage: node fastify-redis.mjs <port>
+// Fastify: route (b) with its JSON schemas (the HTTP benchmark's: http/servers/fastify-user-route.mjs)
+// behind @fastify/rate-limit with its Redis store (ioredis). Usage: node fastify-redis.mjs <port>
 import Fastify from 'fastify';
 import { Redis } from 'ioredis';
+import { addUserByIdRoute } from '../../http/servers/fastify-user-route.mjs';
 
 const port = Number(process.argv[2]);
 const redis = new Redis(process.env.REDIS_URL, { connectTimeout: 500, maxRetriesPerRequest: 1 });
@@ -15,33 +16,7 @@ await app.register(import('@fastify/rate-limit'), {
 });
 
 app.get('/hello', async () => ({ hello: 'world' }));
-app.get(
-  '/users/:id',
-  {
-    schema: {
-      params: { type: 'object', properties: { id: { type: 'number' } }, required: ['id'] },
-      querystring: { type: 'object', properties: { active: { type: 'boolean' }, tags: { type: 'array', items: { type: 'string' } } } },
-      headers: { type: 'object', properties: { 'x-request-id': { type: 'string' } } },
-      response: {
-        200: {
-          type: 'object',
-          properties: {
-            id: { type: 'number' },
-            active: { type: 'boolean' },
-            tags: { type: 'array', items: { type: 'string' } },
-            requestId: { type: 'string' },
-          },
-        },
-      },
-    },
-  },
-  async (request) => ({
-    id: request.params.id,
-    active: request.query.active ?? false,
-    tags: request.query.tags ?? [],
-    requestId: request.headers['x-request-id'],
-  }),
-);
+addUserByIdRoute(app);
 
 await app.listen({ port, host: '127.0.0.1' });
 process.once('SIGTERM', async () => {

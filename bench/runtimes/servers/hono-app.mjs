@@ -1,47 +1,12 @@
-// Hono's app for Bun and Deno, routes (b) and the mixed traffic (m), written as on Node
-// (bench/http/servers/hono.mjs); only the client address for the limiter's key is the runtime's.
+// Hono's app for Bun and Deno, routes (b) and the mixed traffic (m): the routes Hono serves on Node
+// too (bench/http/servers/hono-routes.mjs); only the client address for the limiter's key is the
+// runtime's.
 import { Hono } from 'hono';
-import { validator } from 'hono/validator';
-import { rateLimiter } from 'hono-rate-limiter';
-import { checkNewUser } from '../../build/kiln/http/new-user.js';
-import { reportCsv } from '../../http/mixed-traffic.mjs';
+import { addHonoRoutes, honoLimiter } from '../../http/servers/hono-routes.mjs';
 
 /** `remoteAddress(c)`: the socket's address, as each runtime's adapter tells it. */
 export function honoApp(remoteAddress) {
   const app = new Hono();
-  const limiter = rateLimiter({
-    windowMs: 60_000,
-    limit: 1_000_000_000,
-    standardHeaders: 'draft-6',
-    keyGenerator: (c) => c.req.header('x-forwarded-for') ?? remoteAddress(c),
-  });
-  app.get('/hello', (c) => c.json({ hello: 'world' }));
-  app.get('/users/:id', (c) => {
-    const active = c.req.query('active');
-    return c.json({
-      id: Number(c.req.param('id')),
-      active: active === 'true' || active === '1',
-      tags: c.req.queries('tags') ?? [],
-      requestId: c.req.header('x-request-id'),
-    });
-  });
-  app.post(
-    '/users',
-    validator('json', (value, c) => {
-      const problem = checkNewUser(value);
-      if (problem !== undefined) return c.json({ error: problem }, 400);
-      return value;
-    }),
-    (c) => {
-      const { name, email, age } = c.req.valid('json');
-      return c.json({ id: 1, name, email, age });
-    },
-  );
-  app.get('/items/:id', (c) => c.json({ id: Number(c.req.param('id')) }));
-  app.get('/search', (c) => c.json({ tags: c.req.queries('tags') ?? [], limit: Number(c.req.query('limit')) }));
-  app.get('/whoami', (c) => c.json({ user: c.req.header('x-user') }));
-  app.delete('/users/:id', (c) => c.body(null, 204));
-  app.get('/report.csv', (c) => c.body(reportCsv, 200, { 'content-type': 'text/csv; charset=utf-8' }));
-  app.get('/limited', limiter, (c) => c.json({ limited: true }));
+  addHonoRoutes(app, honoLimiter(remoteAddress));
   return app;
 }

@@ -24,7 +24,10 @@ const signedIn: MiddlewareFunction = (req) => {
  */
 @Controller('/rooms', sessions)
 export class ChatController {
-  @WebSocket('/:room', signedIn)
+  // Browsers send the session cookie with any page's handshake (CORS does not apply to WebSockets):
+  // only the bookshop's own pages may open a room. `[]` is Kiln's default, the server's own origin,
+  // written here so that a server-wide webSocket.allowedOrigins cannot widen it for this route.
+  @WebSocket('/:room', { allowedOrigins: [] }, signedIn)
   join(@Param('room') room: string, @Req() req: KilnRequest): SocketHandlers<ChatMessage, ChatPost> {
     const reader = req.session.get('reader')!;
     // Prefixed: the hub's topics are shared with anything else that publishes (an SSE stream, a job).

@@ -26,7 +26,9 @@ export interface RateLimitOptions {
   cost?: (req: KilnRequest) => number;
   /**
    * Count only failed requests: a request is counted when it arrives (so concurrent ones cannot
-   * overrun the limit) and taken back once it is answered with a status below 400. A key is
+   * overrun the limit) and taken back once it is answered with a status below 400, before that
+   * answer is handed on: the client's next request, whichever process serves it, finds the units
+   * back (with `RedisStore`, one more round trip per success, at most its `timeoutMs`). A key is
    * refused once its failures spend the quota, successes included then. Default false. Needs a
    * store with `hit` (KILN207). See also `limiter.penalize(req)` for failures a status does not show.
    *

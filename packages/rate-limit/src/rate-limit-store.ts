@@ -39,7 +39,13 @@ export interface RateLimitHit {
   count: number;
   /** Unix time in milliseconds when the oldest counted request leaves the window. */
   resetTime: number;
-  /** Takes this request's units back out of the window (only on a counted hit asked with `refundable`). */
+  /**
+   * Takes this request's units back out of the window (only on a counted hit asked with
+   * `refundable`). The middleware hands the successful response on only once it has returned, or
+   * once its promise has settled, so the client's next request finds the units back: a store
+   * answering over the network must settle it when the backend has applied it, and within a
+   * bounded time (RedisStore: `timeoutMs`).
+   */
   refund?: () => void | Promise<void>;
 }
 

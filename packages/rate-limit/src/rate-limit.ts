@@ -19,6 +19,25 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
 }
 
+/**
+ * Runs a hit's `refund`: undefined when it finished synchronously (MemoryStore), else a promise
+ * settled once it has (never rejected: a refund that fails leaves the request counted, and the
+ * store reports its own errors).
+ */
+function takeBack(refund: () => void | Promise<void>): Promise<void> | undefined {
+  let result: unknown;
+  try {
+    result = refund();
+  } catch {
+    return undefined;
+  }
+  if (!isPromiseLike(result)) return undefined;
+  return Promise.resolve(result).then(
+    () => {},
+    () => {},
+  );
+}
+
 /** Everything that can be checked before the first request is checked here (KILN201). */
 function checkOptions(options: RateLimitOptions, max: unknown, windowMs: number): void {
   if (options === null || typeof options !== 'object')
@@ -245,10 +264,12 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitMiddleware {
     if (hit.count > limit) return refuse(req, hit.resetTime, now, limit);
     const refund = hit.refund;
     if (refund === undefined || next === undefined) return undefined;
-    // skipSuccessfulRequests: counted now (so concurrent requests cannot overrun), taken back once the answer is a success
+    // skipSuccessfulRequests: counted now (so concurrent requests cannot overrun), taken back once the answer is a success,
+    // and before that answer is handed on: a client's next request (to this process or another) must find it taken back
     return next().then((response) => {
-      if (response.status < 400) Promise.resolve(refund()).catch(() => {});
-      return response;
+      if (response.status >= 400) return response;
+      const takenBack = takeBack(refund);
+      return takenBack === undefined ? response : takenBack.then(() => response);
     });
   };
 

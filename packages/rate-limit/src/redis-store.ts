@@ -284,7 +284,9 @@ export class RedisStore implements RateLimitStore {
         if (request?.refundable && cost > 0 && (counter ? status === 1 : status <= max)) {
           // the log: remove the members recorded; the counter: take the units back from the window they were counted in
           const window = reply.length === 3 ? Math.floor(timeMs / this.#windowMs) : Number(reply[4]);
-          hit.refund = counter ? () => this.#takeBack(redisKey, window, cost) : () => this.#forget(redisKey, member, cost);
+          hit.refund = counter
+            ? () => this.#applied(() => this.#sendTakeBack(redisKey, window, cost))
+            : () => this.#applied(() => this.#sendForget(redisKey, member, cost));
         }
         resolve(hit);
       };
@@ -333,18 +335,48 @@ export class RedisStore implements RateLimitStore {
     return hit;
   }
 
-  /** Undoes `units` counted by the counter script in `window` (a call answered after it was given up). */
+  /** Undoes `units` counted by the counter script in `window` (a call answered after it was given up), without waiting. */
   #takeBack(redisKey: string, window: number, units: number): void {
-    const args = [String(window), String(units)];
-    const onError = (error: unknown) => this.#onError(error);
     try {
-      this.#redis.run(counterTakeBackSha, redisKey, args).then(undefined, (error: unknown) => {
-        if (!isNoScript(error)) return onError(error);
-        this.#redis.evaluate(counterTakeBackScript, redisKey, args).then(undefined, onError);
-      });
+      this.#sendTakeBack(redisKey, window, units).then(undefined, (error: unknown) => this.#onError(error));
     } catch (error) {
-      onError(error);
+      this.#onError(error); // a client that cannot even queue the command
     }
+  }
+
+  /** Sends the counter's take-back of `units` counted in `window`; settles once Redis has run it (its text sent after a NOSCRIPT). */
+  #sendTakeBack(redisKey: string, window: number, units: number): Promise<unknown> {
+    const args = [String(window), String(units)];
+    return this.#redis
+      .run(counterTakeBackSha, redisKey, args)
+      .then(undefined, (error: unknown) =>
+        isNoScript(error) ? this.#redis.evaluate(counterTakeBackScript, redisKey, args) : Promise.reject(error),
+      );
+  }
+
+  /**
+   * A refund (`skipSuccessfulRequests`): settles once Redis has applied `send`, or has failed to,
+   * or after `timeoutMs` (the request then stays counted unless the command runs later). The
+   * middleware hands the response on only then, so the client's next request, whichever process
+   * serves it, finds the units back. Never rejects: failures go to `onError`.
+   */
+  #applied(send: () => Promise<unknown>): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const call = this.#deadlines.start(() => {
+        this.#onError(new RedisStoreTimeoutError(`Redis did not take a successful request back within ${this.#timeoutMs} ms`));
+        resolve();
+      });
+      const failed = (error: unknown): void => {
+        if (!this.#deadlines.finish(call)) return;
+        this.#onError(error);
+        resolve();
+      };
+      try {
+        send().then(() => this.#deadlines.finish(call) && resolve(), failed);
+      } catch (error) {
+        failed(error); // a client that cannot even queue the command
+      }
+    });
   }
 
   async reset(key: string): Promise<void> {
@@ -395,11 +427,23 @@ export class RedisStore implements RateLimitStore {
    */
   #forget(redisKey: string, member: string, cost: number): void {
     try {
-      // the script records a request of cost n as member, member/2, … member/n
-      for (let i = 1; i <= cost; i++) this.#redis.remove(redisKey, i === 1 ? member : `${member}/${i}`).catch(() => {});
+      this.#sendForget(redisKey, member, cost).catch(() => {});
     } catch {
       // a client that cannot even queue the command: nothing was recorded through it either
     }
+  }
+
+  /** Removes the members of one request (the script records a request of cost n as member, member/2, … member/n). */
+  #sendForget(redisKey: string, member: string, cost: number): Promise<unknown> {
+    if (cost === 1) return this.#redis.remove(redisKey, member);
+    const removed: Promise<unknown>[] = [];
+    try {
+      for (let i = 1; i <= cost; i++) removed.push(this.#redis.remove(redisKey, i === 1 ? member : `${member}/${i}`));
+    } catch (error) {
+      for (const sent of removed) sent.catch(() => {}); // the caller hears of the throw; these are not left unhandled
+      throw error;
+    }
+    return Promise.all(removed);
   }
 
   #failed(error: unknown): RateLimitHit {

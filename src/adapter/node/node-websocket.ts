@@ -174,7 +174,8 @@ export async function nodeUpgradeListener(
       answerOnSocket(socket, errors, 400, 'The request head cannot be read as a WebSocket handshake');
       return;
     }
-    const decision = upgrade(request);
+    // The peer's address: req.ip and the origin check believe forwarding headers only as trustProxy says.
+    const decision = upgrade(request, incoming.socket.remoteAddress);
     if (decision instanceof Promise) {
       decision.then(
         (decided) => open(incoming, socket, head, decided),

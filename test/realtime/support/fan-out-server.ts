@@ -4,6 +4,7 @@
 import { Body, Controller, Get, Post, Req, Sse, sseEvent, createServer, type KilnRequest, type SseEvent } from '@kiln/core';
 import { redisTransport, TopicHub } from '@kiln/core/realtime';
 import { Redis } from 'ioredis';
+import { listenUntilTerminated } from '../../support/listening-process.js';
 
 interface Tick {
   n: number;
@@ -32,11 +33,7 @@ class TicksController {
 }
 
 const app = createServer({ controllers: [TicksController] });
-const { port } = await app.listen(0, '127.0.0.1');
-console.log(`listening ${port}`);
-process.on('SIGTERM', async () => {
-  await app.close();
+await listenUntilTerminated(app, async () => {
   await hub.close();
   publisher.disconnect();
-  process.exit(0);
 });

@@ -4,6 +4,7 @@
 import { Body, Controller, Param, Post, WebSocket, createServer, type KilnServer, type SocketHandlers } from '@kiln/core';
 import { redisTransport, TopicHub } from '@kiln/core/realtime';
 import { Redis } from 'ioredis';
+import { listenUntilTerminated } from '../../support/listening-process.js';
 
 interface ChatIn {
   text: string;
@@ -39,11 +40,7 @@ class RoomsController {
 }
 
 app = createServer({ controllers: [RoomsController], webSocket: { hub } });
-const { port } = await app.listen(0, '127.0.0.1');
-console.log(`listening ${port}`);
-process.on('SIGTERM', async () => {
-  await app.close();
+await listenUntilTerminated(app, async () => {
   await hub.close();
   publisher.disconnect();
-  process.exit(0);
 });
