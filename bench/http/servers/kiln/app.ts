@@ -18,11 +18,13 @@ export async function createKilnApp({
   if (compressed) middlewares.push(compression());
   let logger: Logger | undefined;
   if (logFile !== undefined) {
-    // The logged variant: requestLogger() first, pino writing to a file through its own buffered
-    // destination (sonic-boom: asynchronous writes of at least 4 KiB, pino's advice for
-    // throughput), as a production app logs. pino is Kiln's optional peer, installed at the root.
+    // The logged variant: requestLogger() first, pino writing to a file as the logging page
+    // documents it (`pino(pino.destination(path))`: one synchronous write per line, nothing held
+    // in memory). pino's buffered forms (4 KiB asynchronous or synchronous writes) cost the same
+    // CPU per request on route (b) within the slots' spread (bench/results/2026-11-27-cold-start-logger.md).
+    // pino is Kiln's optional peer, installed at the root.
     const { default: pino } = await import('pino');
-    logger = dropLines ? droppingLogger() : pino(pino.destination({ dest: logFile, sync: false, minLength: 4096 }));
+    logger = dropLines ? droppingLogger() : pino(pino.destination(logFile));
     middlewares.push(requestLogger());
   }
   if (rateLimited) {
