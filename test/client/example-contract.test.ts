@@ -4,14 +4,13 @@
 // error a route declares comes back as a typed value (`ok: false`, its status, its body).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { copyFileSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { KilnServer } from '@kiln/core';
-import { compileFixture, root } from '../transformer/support/compile-fixture.js';
+import { root } from '../transformer/support/compile-fixture.js';
+import { buildExample } from '../support/example-build.js';
 
 const Contract = suite('typed client: the example app, against hand-written fetch');
-const example = join(root, 'examples');
 const outDir = join(root, 'build', 'client-example');
 // The generated module is built by this suite; its types are held by types.test.ts.
 type Generated = any;
@@ -19,24 +18,9 @@ let createApp: () => KilnServer;
 let createClient: (options?: unknown) => Generated;
 const apps: KilnServer[] = [];
 
-/** What `npm install` gives the example (`"@kiln/core": "file:.."`). */
-function linkKiln(): void {
-  const linked = join(example, 'node_modules', '@kiln', 'core');
-  if (existsSync(linked)) return;
-  mkdirSync(join(example, 'node_modules', '@kiln'), { recursive: true });
-  try {
-    symlinkSync(root, linked, 'dir');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-}
-
 Contract.before(async () => {
-  linkKiln();
-  const built = await compileFixture(join(example, 'tsconfig.json'), join(outDir, 'dist'));
+  const built = await buildExample(outDir);
   assert.is(built.exitCode, 0, built.output);
-  // The example serves the document next to its build output (src/app.ts: '../openapi.json').
-  copyFileSync(join(example, 'openapi.json'), join(outDir, 'openapi.json'));
   process.env.LOG_LEVEL = 'silent';
   ({ createApp } = await import(pathToFileURL(join(outDir, 'dist', 'app.js')).href));
   ({ createClient } = await import(pathToFileURL(join(outDir, 'dist', 'client.js')).href));

@@ -3,17 +3,17 @@
 // real requests over a socket exactly as the document it serves describes.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { KilnServer } from '@kiln/core';
-import { compileFixture, root } from '../transformer/support/compile-fixture.js';
+import { root } from '../transformer/support/compile-fixture.js';
+import { buildExample } from '../support/example-build.js';
 import { request } from '../support/server.js';
 import { assertValidOpenApi, Contract, operationsOf, type Sample } from './support/openapi-contract.js';
 import { renderDocsPage } from './support/headless-docs.js';
 
 const Example = suite('OpenAPI contract: the example app');
-const example = join(root, 'examples');
 const outDir = join(root, 'build', 'openapi-example');
 let app: KilnServer;
 let base = '';
@@ -21,24 +21,9 @@ let written: Record<string, any>;
 let served: Record<string, any>;
 let contract: Contract;
 
-/** What `npm install` gives the example (`"@kiln/core": "file:.."`); examples/start.mjs makes the same link. */
-function linkKiln(): void {
-  const linked = join(example, 'node_modules', '@kiln', 'core');
-  if (existsSync(linked)) return;
-  mkdirSync(join(example, 'node_modules', '@kiln'), { recursive: true });
-  try {
-    symlinkSync(root, linked, 'dir');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // the example-app suite made it meanwhile
-  }
-}
-
 Example.before(async () => {
-  linkKiln();
-  const built = await compileFixture(join(example, 'tsconfig.json'), join(outDir, 'dist'));
+  const built = await buildExample(outDir);
   assert.is(built.exitCode, 0, built.output);
-  // The example reads the document next to its build output (src/app.ts: '../openapi.json').
-  copyFileSync(join(example, 'openapi.json'), join(outDir, 'openapi.json'));
   written = JSON.parse(readFileSync(join(outDir, 'openapi.json'), 'utf8'));
   const { createApp } = await import(pathToFileURL(join(outDir, 'dist', 'app.js')).href);
   app = createApp();

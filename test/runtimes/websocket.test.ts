@@ -50,6 +50,15 @@ for (const name of runtimes) {
         message: 'Origin https://evil.example is not allowed for this WebSocket route',
       });
       assert.is((await refusal(`${base}/sockets/echo/ada`, { origin: 'null' })).status, 403, 'the null origin');
+      // Behind a proxy (the default trustProxy believes a loopback peer, and workerd's requests have none):
+      // the forwarded scheme and host are the server's own origin.
+      const proxied = await connect(`${base}/sockets/echo/proxied`, {
+        origin: 'https://chat.example',
+        headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'chat.example' },
+      });
+      proxied.send({ text: 'through a proxy' });
+      assert.equal(await proxied.next(), { from: 'proxied', text: 'through a proxy' });
+      await proxied.close();
 
       const refused = await refusal(`${base}/sockets/members`);
       assert.is(refused.status, 401);

@@ -28,6 +28,12 @@ export interface RateLimitStoreOptions {
    * from `init` when this is above 0.
    */
   readonly blockDuration?: number;
+  /**
+   * `rateLimit({ skipSuccessfulRequests })`: the limiter takes successes back (`refund`), so a
+   * key's count can fall before its window moves on. A store that remembers refusals must then
+   * not answer a later request from them (RedisStore's block cache keeps only blocks).
+   */
+  readonly skipSuccessfulRequests?: boolean;
 }
 
 /** The result of counting one request, for stores that know when their window frees a slot. */

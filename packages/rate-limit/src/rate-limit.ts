@@ -215,7 +215,13 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitMiddleware {
   const refundSuccess = options.skipSuccessfulRequests === true;
   const weighed = costOf !== undefined || maxOf !== undefined || refundSuccess;
   const store = options.store ?? new MemoryStore();
-  store.init?.({ windowMs, max, algorithm: options.algorithm ?? 'sliding-log', blockDuration: options.blockDuration ?? 0 });
+  store.init?.({
+    windowMs,
+    max,
+    algorithm: options.algorithm ?? 'sliding-log',
+    blockDuration: options.blockDuration ?? 0,
+    skipSuccessfulRequests: refundSuccess,
+  });
   if (options.trustProxy !== undefined && options.keyGenerator === undefined) warnTrustProxy();
   const customKey = options.keyGenerator;
   const keyGenerator = customKey ?? defaultKeyGenerator(options.ipv6Subnet ?? 56, options.trustProxy === false);

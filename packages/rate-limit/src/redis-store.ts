@@ -106,6 +106,8 @@ export class RedisStore implements RateLimitStore {
   #blockMs = 0;
   #blockArg = '0';
   #initialised = false;
+  /** `skipSuccessfulRequests`: counts can fall by a refund, so only blocks are cached. */
+  #refunds = false;
   /** Members of the sorted sets must be unique across every process: a random id + a counter. */
   readonly #id = base64url(globalThis.crypto.getRandomValues(new Uint8Array(6)));
   #sequence = 0;
@@ -180,6 +182,7 @@ export class RedisStore implements RateLimitStore {
     this.#counter = options.algorithm === 'sliding-window-counter';
     this.#blockMs = Math.ceil(options.blockDuration ?? 0);
     this.#blockArg = String(this.#blockMs);
+    this.#refunds = options.skipSuccessfulRequests === true;
   }
 
   /** Counts a request for `key`; resolves to the requests in the window, this one included (0: Redis failed, failing open). */
@@ -278,8 +281,10 @@ export class RedisStore implements RateLimitStore {
         if (blocks !== undefined && hit.count > max) {
           // with blockDuration every refusal is a block of the whole key
           if (this.#blockMs > 0) blocks.remember(key, hit.resetTime, 0, Number.POSITIVE_INFINITY, Date.now());
-          // (not with skipSuccessfulRequests: a success answered later gives its units back sooner)
-          else if (request?.refundable !== true) blocks.remember(key, hit.resetTime, cost > 0 ? cost : 1, max, Date.now());
+          // (not with skipSuccessfulRequests: a success answered later gives its units back sooner,
+          // whether this refusal was the middleware's or a penalize())
+          else if (!this.#refunds && request?.refundable !== true)
+            blocks.remember(key, hit.resetTime, cost > 0 ? cost : 1, max, Date.now());
         }
         if (request?.refundable && cost > 0 && (counter ? status === 1 : status <= max)) {
           // the log: remove the members recorded; the counter: take the units back from the window they were counted in

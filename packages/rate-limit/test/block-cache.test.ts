@@ -3,7 +3,7 @@
 // its block or its window's refusal ends; other keys and other processes keep counting in Redis.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Controller, cors, Get } from '@kiln/core';
+import { Controller, cors, Get, type KilnRequest, Req } from '@kiln/core';
 import {
   rateLimit,
   RateLimitError,
@@ -188,6 +188,54 @@ redisTest('a refusal answers requests of its own cost only; resetKey clears the 
     await uncached.close();
   }),
 );
+
+for (const algorithm of algorithms) {
+  redisTest(
+    `${algorithm}, skipSuccessfulRequests: a refused penalty is not cached, since a success taken back frees room before the window does`,
+    () =>
+      withClock(t0, async () => {
+        let release: () => void = () => {};
+        const held = new Promise<void>((resolve) => (release = resolve));
+        let entered: () => void = () => {};
+        const inHandler = new Promise<void>((resolve) => (entered = resolve));
+        const limiter = rateLimit({
+          max: 2,
+          windowMs,
+          algorithm,
+          skipSuccessfulRequests: true,
+          standardHeaders: 'draft-8',
+          store: store(`bc:${++unique}:`),
+          keyGenerator: () => 'k',
+        });
+        @Controller('/')
+        class Login {
+          @Get('/login', limiter) async login() {
+            entered();
+            await held; // a success still being answered: counted until it is taken back
+            return { ok: true };
+          }
+          @Get('/wrong-code') async wrongCode(@Req() req: KilnRequest) {
+            return { count: (await limiter.penalize(req)).count };
+          }
+        }
+        const s = await start({ controllers: [Login] });
+        try {
+          const inFlight = get(s.base, '/login');
+          await inHandler;
+          const penalties = [await get(s.base, '/wrong-code'), await get(s.base, '/wrong-code')];
+          assert.equal(await Promise.all(penalties.map((r) => r.json())), [{ count: 2 }, { count: 3 }], 'the second penalty did not fit');
+          release();
+          assert.is((await inFlight).status, 200);
+          // the success is back: one penalty in the window, room for this request
+          const next = await get(s.base, '/login');
+          const t = algorithm === 'sliding-log' ? 10 : 15; // the counter: 2 at the window's start weigh until half the next
+          assert.equal([next.status, next.headers.get('ratelimit')], [200, `"2-in-10s";r=0;t=${t}`]);
+        } finally {
+          await s.close();
+        }
+      }),
+  );
+}
 
 redisTest('the cache is bounded: maxKeys refusals at most, the oldest dropped first', () =>
   withClock(t0, async () => {

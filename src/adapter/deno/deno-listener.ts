@@ -47,6 +47,16 @@ export const startDenoListener: StartListener = async (target, port, host) => {
   let inFlight = 0;
   let closing = false;
   let drained: (() => void) | undefined;
+  // An answer behind a promise is counted out as it settles, by one pair of callbacks for every
+  // request (`finally` would add a closure and two promises to each answer).
+  const settled = (response: Response): Response => {
+    if (--inFlight === 0) drained?.();
+    return response;
+  };
+  const failed = (error: unknown): never => {
+    if (--inFlight === 0) drained?.();
+    throw error;
+  };
   const server = deno.serve(
     // Deno.serve's default onListen prints a line; listen() resolves with the address instead.
     { port, hostname: host, reusePort: target.reusePort, onListen: () => {} },
@@ -60,9 +70,7 @@ export const startDenoListener: StartListener = async (target, port, host) => {
           : serve(request, remoteHostname, info));
       if (!(answer instanceof Promise)) return answer;
       inFlight++;
-      return answer.finally(() => {
-        if (--inFlight === 0) drained?.();
-      });
+      return answer.then(settled, failed);
     },
   );
   return {
