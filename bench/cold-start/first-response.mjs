@@ -1,7 +1,8 @@
 // Spawns a server pinned to the server core and measures the time from spawn to its first 200
-// on a given path, and the process's peak resident memory (VmHWM) at that moment.
+// on a given path, the process's peak resident memory (VmHWM) at that moment, and the CPU time
+// its threads had used by then: unlike the wall time, other work on the machine does not stretch it.
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import { serverCore } from '../http/server-process.mjs';
 
@@ -18,6 +19,23 @@ function get(port, path) {
 async function peakRssMb(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) / 1024;
+}
+
+/**
+ * Milliseconds of CPU the process's threads have run (the first field of each thread's
+ * /proc/<pid>/task/<tid>/schedstat, in nanoseconds); undefined where /proc has no schedstat.
+ */
+async function cpuMs(pid) {
+  try {
+    let nanoseconds = 0;
+    for (const tid of await readdir(`/proc/${pid}/task`)) {
+      const fields = (await readFile(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').catch(() => '0')).split(' ');
+      nanoseconds += Number(fields[0]);
+    }
+    return nanoseconds / 1e6;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `node`: the Node binary that runs `script` (this one by default). */
@@ -40,7 +58,7 @@ export async function firstResponse(script, port, path, timeoutMs = 30_000, node
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     const milliseconds = Number(process.hrtime.bigint() - started) / 1e6;
-    return { milliseconds, peakRssMb: await peakRssMb(child.pid) };
+    return { milliseconds, cpuMs: await cpuMs(child.pid), peakRssMb: await peakRssMb(child.pid) };
   } finally {
     child.kill('SIGTERM');
     await exited;

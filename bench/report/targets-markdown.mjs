@@ -3,7 +3,7 @@
 // it was measured, the runtime's version and the verdict. Written from the targets part's raw
 // results; run.mjs replaces only this section in latest.md.
 import { targetFigures } from '../targets/targets.bench.mjs';
-import { verdict as verdictOf } from '../interleaved/slots.mjs';
+import { quartiles, verdict as verdictOf } from '../interleaved/slots.mjs';
 
 export const targetsHeading = '## Targets, one method: interleaved 1-second slots';
 
@@ -24,7 +24,14 @@ function row({ target, group, measured, byCpu, byRps, oursUs, theirsUs, coldStar
   if (coldStart) {
     const bundle = coldStart.map((pair) => pair.bundleMs).sort((a, b) => a - b)[coldStart.length >> 1];
     const raw = coldStart.map((pair) => pair.rawMs).sort((a, b) => a - b)[coldStart.length >> 1];
-    return `| ${target.title} | ${runtime} | ${range(byCpu)} | – | ${fixed(bundle, 0)} / ${fixed(raw, 0)} ms | ${coldStart.length} pairs | ${loadCell(group)} | ${shown} |`;
+    // The processes' own CPU up to the first 200, where measured: other work on the machine stretches the wall times, not it.
+    const withCpu = coldStart.filter((pair) => pair.bundleCpuMs !== undefined && pair.rawCpuMs !== undefined);
+    const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];
+    const cpu =
+      withCpu.length === 0
+        ? ''
+        : `; CPU ${fixed(median(withCpu.map((pair) => pair.bundleCpuMs)), 0)} / ${fixed(median(withCpu.map((pair) => pair.rawCpuMs)), 0)} ms, ${range(quartiles(withCpu.map((pair) => pair.bundleCpuMs / pair.rawCpuMs)))}`;
+    return `| ${target.title} | ${runtime} | ${range(byCpu)} | – | ${fixed(bundle, 0)} / ${fixed(raw, 0)} ms wall${cpu} | ${coldStart.length} pairs | ${loadCell(group)} | ${shown} |`;
   }
   return `| ${target.title} | ${runtime} | ${range(byCpu)} | ${range(byRps)} | ${fixed(oursUs.cpuUs, 1)} / ${fixed(theirsUs.cpuUs, 1)} | ${byCpu.n} | ${loadCell(group)} | ${shown} |`;
 }
@@ -52,7 +59,8 @@ export function targetsMarkdown(result, { commit } = {}) {
       '(for a target of 1.0×: the IQR spans 1.0). Load: the 1-minute load average before → after the group and its range at the start of each cycle ' +
       '(the machine has 2 cores; the bench itself keeps about 2 busy, so more than ~2.5 means other work shared them). ' +
       'Processes: route (b) "fresh" runs in processes that serve only (b); (c), (e), (m) and (b2) share one process per server, in that order, so (b2) is route (b) after the other routes. ' +
-      'Cold start: process spawn → first 200 on the last of 200 generated routes, bundle and raw server alternating, the ratio per pair.',
+      'Cold start: process spawn → first 200 on the last of 200 generated routes, bundle and raw server alternating, the ratio per pair (the verdict); ' +
+      "beside the wall times, the CPU time each server's threads had used by that 200 (/proc schedstat) and its per-pair ratio, which a loaded machine does not stretch.",
     '',
     `${counts.met} met, ${counts.missed} missed, ${counts.level} level. The sections below this one that predate it were measured with 2 s + 5 s visits minutes apart, the method this one replaces; \`npm run bench -- all\` rewrites them with slots.`,
     '',

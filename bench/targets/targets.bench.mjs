@@ -239,9 +239,11 @@ async function coldStartGroup(runs, log) {
   for (let i = -1; i < runs; i++) {
     const rawRun = await firstResponse(join(rawDir, 'dist/main.js'), 3421, path, undefined, node26);
     const bundleRun = await firstResponse(join(bundleDir, 'bundle/server.mjs'), 3421, path, undefined, node26);
-    if (i >= 0) pairs.push({ rawMs: rawRun.milliseconds, bundleMs: bundleRun.milliseconds });
+    if (i >= 0)
+      pairs.push({ rawMs: rawRun.milliseconds, bundleMs: bundleRun.milliseconds, rawCpuMs: rawRun.cpuMs, bundleCpuMs: bundleRun.cpuMs });
   }
-  log(`    cold start, Node 26: ${pairs.map((pair) => `${(pair.bundleMs / pair.rawMs).toFixed(2)}`).join(' ')}`);
+  log(`    cold start, Node 26, wall: ${pairs.map((pair) => `${(pair.bundleMs / pair.rawMs).toFixed(2)}`).join(' ')}`);
+  log(`    cold start, Node 26, CPU: ${pairs.map((pair) => `${(pair.bundleCpuMs / pair.rawCpuMs).toFixed(2)}`).join(' ')}`);
   return { id: 'Node 26:cold-start', runtime: 'Node 26', routeCount, at, load: { before, after: loadNow() }, pairs };
 }
 

@@ -34,6 +34,19 @@ function removeDotSegments(path: string): string {
 }
 
 /**
+ * Whether a path has a `%`, a `\` or a `/.`: one loop over its characters, cheaper on a short path
+ * than three `indexOf` calls (the path of every request comes through here).
+ */
+function needsNormalising(path: string): boolean {
+  for (let i = 0; i < path.length; i++) {
+    const code = path.charCodeAt(i);
+    if (code === 0x25 /* % */ || code === 0x5c /* \ */ || (code === 0x2e /* . */ && i > 0 && path.charCodeAt(i - 1) === 0x2f) /* / */)
+      return true;
+  }
+  return false;
+}
+
+/**
  * The one form a request path is matched in, whichever way it arrived (an origin-form target
  * `/a/b`, an absolute-form `http://host/a/b`, a `Request` given to `app.fetch`, whose URL the
  * WHATWG parser has already normalised): unreserved characters percent-decoded (`%66` is `f`),
@@ -47,10 +60,10 @@ function removeDotSegments(path: string): string {
  * normalisePath('/t/p/../stats');      // '/t/stats'
  * ```
  */
-// hot path: a path without `%`, `/.` or `\` is returned as it is
+// hot path: a path without `%`, `/.` or `\` is returned as it is, after one pass over its characters
 export function normalisePath(path: string): string {
+  if (!needsNormalising(path)) return path;
   const escaped = path.indexOf('%') !== -1;
-  if (!escaped && path.indexOf('/.') === -1 && path.indexOf('\\') === -1) return path;
   let normalised = escaped ? path.replace(percentEscape, decodeUnreserved) : path;
   if (normalised.indexOf('\\') !== -1) normalised = normalised.replaceAll('\\', '/');
   if (normalised.indexOf('/.') !== -1) normalised = removeDotSegments(normalised);

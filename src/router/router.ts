@@ -16,12 +16,38 @@ interface PathEntry<R> {
 
 interface SegmentNode<R> {
   statics: Map<string, SegmentNode<R>>;
+  /**
+   * The static children as [name, node] pairs when they are few (set by `build`): compared in
+   * place against the path, with no segment string cut out and hashed for a Map lookup.
+   */
+  few: readonly (readonly [string, SegmentNode<R>])[] | undefined;
   param: SegmentNode<R> | undefined;
   entry: PathEntry<R> | undefined;
 }
 
 function segmentNode<R>(): SegmentNode<R> {
-  return { statics: new Map(), param: undefined, entry: undefined };
+  return { statics: new Map(), few: undefined, param: undefined, entry: undefined };
+}
+
+/** Up to this many static children are compared one by one; more are looked up in their Map. */
+const fewChildren = 8;
+
+function listFewChildren<R>(node: SegmentNode<R>): void {
+  if (node.statics.size <= fewChildren) node.few = [...node.statics];
+  for (const child of node.statics.values()) listFewChildren(child);
+  if (node.param !== undefined) listFewChildren(node.param);
+}
+
+/** The static child named by `path` from `start` to `end`. */
+function staticChild<R>(node: SegmentNode<R>, path: string, start: number, end: number): SegmentNode<R> | undefined {
+  const few = node.few;
+  if (few === undefined) return node.statics.get(path.slice(start, end));
+  const length = end - start;
+  for (let i = 0; i < few.length; i++) {
+    const [name, child] = few[i]!;
+    if (name.length === length && path.startsWith(name, start)) return child;
+  }
+  return undefined;
 }
 
 function decodeParam(raw: string): string {
@@ -106,6 +132,7 @@ export class Router<R> {
       }
       node.entry = entry;
     }
+    listFewChildren(this.#root);
     this.#pending.clear();
   }
 
@@ -133,14 +160,13 @@ export class Router<R> {
     if (start > path.length) return node.entry !== undefined ? node : undefined;
     let end = path.indexOf('/', start);
     if (end === -1) end = path.length;
-    const segment = path.slice(start, end);
-    const fixed = node.statics.get(segment);
+    const fixed = staticChild(node, path, start, end);
     if (fixed !== undefined) {
       const found = this.#walk(fixed, path, end + 1, values);
       if (found !== undefined) return found;
     }
-    if (node.param !== undefined && segment.length > 0) {
-      values.push(segment);
+    if (node.param !== undefined && end > start) {
+      values.push(path.slice(start, end));
       const found = this.#walk(node.param, path, end + 1, values);
       if (found !== undefined) return found;
       values.pop();

@@ -2,33 +2,16 @@
 // real plugin; every `// expect: CODE` marker must be reported at its line, and nothing else.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { SourceMap, createRequire } from 'node:module';
 import { join } from 'node:path';
-import { compileFixture, fixturesDir, parseDiagnostics, root, type Compiled, type Reported } from './support/compile-fixture.js';
+import { compileFixture, fixturesDir, markers, parseDiagnostics, root, type Compiled, type Reported } from './support/compile-fixture.js';
 
 const project = join(fixturesDir, 'diagnostics');
 let compiled: Compiled;
 let reported: Reported[];
 
-interface Expected {
-  file: string;
-  line: number;
-  code: string;
-  column?: number;
-}
-const expected: Expected[] = [];
-for (const name of readdirSync(project)
-  .filter((f) => f.endsWith('.ts'))
-  .sort()) {
-  readFileSync(join(project, name), 'utf8')
-    .split('\n')
-    .forEach((text, i) => {
-      const marker = /\/\/ expect: (\w+)(?: col (\d+))?/.exec(text);
-      if (marker !== null)
-        expected.push({ file: name, line: i + 1, code: marker[1]!, column: marker[2] === undefined ? undefined : Number(marker[2]) });
-    });
-}
+const expected = markers(project);
 
 test.before(async () => {
   compiled = await compileFixture(project, join(root, 'build', 'transformer-fixtures', 'diagnostics'));

@@ -60,8 +60,14 @@ export function sendWhole(req: NodeRequest, status: number, headers: string[], b
 
 function writeWhole(req: NodeRequest, status: number, headers: string[], body: string | Uint8Array | undefined): void {
   const res = req.response;
-  if (body !== undefined) headers.push('content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
-  res.writeHead(status, headers);
+  let head = headers;
+  if (body !== undefined) {
+    const length = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+    // The usual head (content-type only) is built whole: a push would grow its 2-element array into a larger copy.
+    if (headers.length === 2) head = [headers[0]!, headers[1]!, 'content-length', length];
+    else headers.push('content-length', length);
+  }
+  res.writeHead(status, head);
   endWithinSendTimeout(res, req[kSendTimeout], req.method === 'HEAD' ? undefined : body);
 }
 

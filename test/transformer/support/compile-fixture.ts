@@ -53,14 +53,15 @@ export function parseDiagnostics(output: string): Reported[] {
   return found;
 }
 
-/** A diagnostic a fixture expects: a `// expect: KILNnnn` comment on the line it must be reported at. */
+/** A diagnostic a fixture expects: a `// expect: KILNnnn` comment on the line it must be reported at (`// expect: TS2322 col 11`: and the column). */
 export interface Expected {
   file: string;
   line: number;
   code: string;
+  column?: number;
 }
 
-/** Every `// expect: <code>` marker in the `.ts` files of a fixture project, by file name and line. */
+/** Every `// expect: <code> [col <n>]` marker in the `.ts` files of a fixture project, by file name and line. */
 export function markers(project: string): Expected[] {
   const expected: Expected[] = [];
   for (const name of readdirSync(project)
@@ -69,8 +70,9 @@ export function markers(project: string): Expected[] {
     readFileSync(join(project, name), 'utf8')
       .split('\n')
       .forEach((text, i) => {
-        const marker = /\/\/ expect: (\w+)/.exec(text);
-        if (marker !== null) expected.push({ file: name, line: i + 1, code: marker[1]! });
+        const marker = /\/\/ expect: (\w+)(?: col (\d+))?/.exec(text);
+        if (marker === null) return;
+        expected.push({ file: name, line: i + 1, code: marker[1]!, ...(marker[2] === undefined ? {} : { column: Number(marker[2]) }) });
       });
   }
   return expected;
