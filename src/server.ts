@@ -7,6 +7,7 @@ import { gracefulClose } from './health/graceful-close.js';
 import type { Lifecycle } from './health/lifecycle.js';
 import { resolveConfig } from './resolved-config.js';
 import { socketEntry } from './websocket/socket-entry.js';
+import { OpenEventStreams } from './sse/open-event-streams.js';
 
 export type { KilnConfig, KilnServer } from './server-config.js';
 
@@ -21,7 +22,7 @@ export type { KilnConfig, KilnServer } from './server-config.js';
  * ```
  */
 export function createServer(config: KilnConfig): KilnServer {
-  const lifecycle: Lifecycle = { closing: false };
+  const lifecycle: Lifecycle = { closing: false, eventStreams: new OpenEventStreams() };
   const resolved = resolveConfig(config, lifecycle);
   const { request: options, listener: limits } = resolved;
   const app = startApplication({ config, resolved, lifecycle });

@@ -27,6 +27,8 @@ export const kReport = Symbol('kiln.report');
 export const kOversizedBody = Symbol('kiln.oversizedBody');
 /** The serialiser of the value being answered: the route's typed one while the handler's value is sent. */
 export const kSerializer = Symbol('kiln.serializer');
+/** The server's open event streams, which an @Sse() answer joins so that close() can end it. */
+export const kEventStreams = Symbol('kiln.eventStreams');
 /** The server's send timeout, read by the streamed-response writer. */
 export const kSendTimeout = Symbol('kiln.sendTimeout');
 /** Registers a listener called once the request's answer is sent (status, whether it was sent whole). */

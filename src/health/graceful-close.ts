@@ -60,7 +60,8 @@ export function gracefulClose(options: GracefulCloseOptions): () => Promise<void
         (server) => {
           // At the deadline, handlers still at work are told (req.signal) just before their connections are cut.
           const abortTimer = setTimeout(() => signals.abortAll(shutdownDeadlinePassed(shutdownTimeout)), shutdownTimeout);
-          // WebSocket connections are closed with 1001 while HTTP ones drain, both within the deadline.
+          // WebSocket connections are closed with 1001 and event streams ended while HTTP ones drain, within the deadline.
+          lifecycle.eventStreams.endAll();
           const socketsClosed = options.closeSockets(Date.now() + shutdownTimeout);
           return Promise.all([server.close(shutdownTimeout), socketsClosed]).finally(() => clearTimeout(abortTimer));
         },

@@ -6,6 +6,7 @@ import { HttpError } from '../http-error.js';
 import {
   kAbort,
   kSendTimeout,
+  kEventStreams,
   kAnswered,
   kCloseConnection,
   kCompression,
@@ -47,6 +48,7 @@ import type { Session } from '../session/session.js';
 import type { VerifiedClaims } from '../auth/jwt-claims.js';
 import type { RequestSignals } from './request-signals.js';
 import type { Lifecycle } from '../health/lifecycle.js';
+import type { OpenEventStreams } from '../sse/open-event-streams.js';
 import type { RequestSpan } from '../telemetry/request-span.js';
 
 /**
@@ -544,6 +546,11 @@ export abstract class RequestCore implements KilnRequest {
     const entry = signals.remember(controller);
     this.watchDisconnect(controller, () => signals.forget(entry));
     return controller;
+  }
+
+  /** The server's open event streams (an @Sse() answer joins them: close() ends it). */
+  get [kEventStreams](): OpenEventStreams {
+    return this.options.lifecycle.eventStreams;
   }
 
   /** See `sendTimeout` in the server configuration: how long a streamed answer's chunk may wait for its client. */

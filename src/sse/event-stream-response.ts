@@ -1,7 +1,7 @@
 import { kilnError } from '../kiln-error.js';
 import type { RequestCore } from '../request/kiln-request.js';
 import type { Serializer } from '../response/serializer.js';
-import { kAbort, kSendTimeout } from '../symbols.js';
+import { kAbort, kEventStreams, kSendTimeout } from '../symbols.js';
 import { commentLine, frameEvent } from './event-framing.js';
 import { eventStreamBody } from './event-stream.js';
 import { SseEvent } from './sse-event.js';
@@ -62,6 +62,7 @@ export function eventStreamResponse(
       return data === undefined ? '' : frameEvent(data);
     },
     ended: (reason) => req[kAbort](reason),
+    join: (end) => req[kEventStreams].add(end),
   });
   return new Response(body, init);
 }

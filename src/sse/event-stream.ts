@@ -3,6 +3,7 @@
 // client holds at most one event here (plus what the socket buffers). Every transport (Node,
 // app.fetch, Bun, Deno, workerd) sends it as it sends any streamed Response.
 import { commentLine } from './event-framing.js';
+import { eventStreamShutdown } from './open-event-streams.js';
 
 export interface EventStreamControl {
   /** Milliseconds between comment lines while no event comes; 0: none. */
@@ -13,8 +14,10 @@ export interface EventStreamControl {
   readonly opening: string;
   /** The event text of one yielded value; '' writes nothing. */
   readonly frame: (value: unknown) => string;
-  /** The stream ended before the iterator did: the client left, or (a TimeoutError) took nothing for sendTimeout. */
+  /** The stream ended before the iterator did: the client left, (a TimeoutError) took nothing for sendTimeout, or the server closed. */
   readonly ended: (reason: unknown) => void;
+  /** Registers the stream with the server, whose close() calls `end`; returns the removal. */
+  readonly join: (end: () => void) => () => void;
 }
 
 const encoder = new TextEncoder();
@@ -29,9 +32,11 @@ export function eventStreamBody(iterator: AsyncIterator<unknown>, control: Event
   let pending: Promise<IteratorResult<unknown>> | undefined;
   let deadline: ReturnType<typeof setTimeout> | undefined;
   let finished = false;
+  let leave = () => {};
   const stopIterator = (reason: unknown) => {
     if (finished) return;
     finished = true;
+    leave();
     clearTimeout(deadline);
     control.ended(reason);
     // Queued behind a pending next() when the generator is at an await: the ended() signal lets it stop waiting.
@@ -43,6 +48,12 @@ export function eventStreamBody(iterator: AsyncIterator<unknown>, control: Event
     {
       start(controller) {
         controller.enqueue(encoder.encode(control.opening));
+        // close(): the stream ends cleanly (an EventSource reconnects elsewhere) and its generator is closed.
+        leave = control.join(() => {
+          if (finished) return;
+          controller.close();
+          stopIterator(eventStreamShutdown());
+        });
       },
       // Called when the queue is empty, i.e. once the transport took the last chunk.
       async pull(controller) {
@@ -69,6 +80,7 @@ export function eventStreamBody(iterator: AsyncIterator<unknown>, control: Event
             pending = undefined;
             if (result.done) {
               finished = true;
+              leave();
               controller.close();
               return;
             }
