@@ -50,7 +50,7 @@ function phaseTimes(profile, cpuMs) {
     for (let at = id; at !== undefined; at = parentOf.get(at)) stack.push(byId.get(at).callFrame.functionName);
     const names = new Set(stack);
     // `createProgram` called by Kiln's compileProgram (the rewritten program), told apart from tspc's own.
-    const kilnCreate = stack.findIndex((name) => name === 'compileProgram');
+    const kilnCreate = stack.indexOf('compileProgram');
     if (kilnCreate > 0 && stack.slice(0, kilnCreate).includes('createProgram')) names.add('createProgram@compileProgram');
     phase = phases.find(([, functions]) => functions.some((name) => names.has(name)))?.[0] ?? 'other';
     phaseOfNode.set(id, phase);

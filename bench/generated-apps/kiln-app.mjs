@@ -1,6 +1,7 @@
 // Source of a generated Kiln application. With `transformer`, parameters use @Param/@Query and
 // @kiln/core/transformer compiles the binders; without it, the binders are written out in the shape
 // the transformer emits (@compiledBinder with straight-line conversion).
+import { kilnTsconfig } from './kiln-tsconfig.mjs';
 import { controllersFor } from './route-spread.mjs';
 
 function route(index, transformer) {
@@ -38,15 +39,6 @@ ${controllers.map((c) => `import { Controller${c.index} } from './controller-${c
 const app = createServer({ controllers: [${controllers.map((c) => `Controller${c.index}`).join(', ')}] });
 await app.listen(Number(process.argv[2]), '127.0.0.1');
 `;
-  const plugins = transformer ? [{ transform: '@kiln/core/transformer', transformProgram: true }] : [];
-  files['tsconfig.json'] = JSON.stringify(
-    {
-      extends: '../../../../tsconfig.base.json',
-      compilerOptions: { rootDir: 'src', outDir: 'dist', declaration: false, sourceMap: false, plugins },
-      include: ['src/**/*.ts'],
-    },
-    null,
-    2,
-  );
+  files['tsconfig.json'] = kilnTsconfig(transformer);
   return files;
 }

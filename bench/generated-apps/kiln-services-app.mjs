@@ -1,5 +1,6 @@
 // Source of a generated Kiln application whose controllers each take three services through
 // their constructors (a chain: Audit -> Repository -> Service), resolved by @kiln/core/transformer.
+import { kilnTsconfig } from './kiln-tsconfig.mjs';
 import { controllersFor } from './route-spread.mjs';
 
 export function kilnServicesApp(routeCount) {
@@ -44,20 +45,6 @@ ${controllers.map((c) => `import { Controller${c.index} } from './controller-${c
 const app = createServer({ controllers: [${controllers.map((c) => `Controller${c.index}`).join(', ')}] });
 await app.listen(Number(process.argv[2]), '127.0.0.1');
 `;
-  files['tsconfig.json'] = JSON.stringify(
-    {
-      extends: '../../../../tsconfig.base.json',
-      compilerOptions: {
-        rootDir: 'src',
-        outDir: 'dist',
-        declaration: false,
-        sourceMap: false,
-        plugins: [{ transform: '@kiln/core/transformer', transformProgram: true }],
-      },
-      include: ['src/**/*.ts'],
-    },
-    null,
-    2,
-  );
+  files['tsconfig.json'] = kilnTsconfig(true);
   return files;
 }

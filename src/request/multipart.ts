@@ -43,6 +43,15 @@ function malformed(detail: string): HttpError {
 }
 
 /**
+ * What a failed write to the upload folder means once the folder was removed: the request is over
+ * (answered, or the client gone), so the write failed because nobody wants the body any more, not
+ * because the server is at fault. A client error, so that it is never reported as a bug.
+ */
+function requestOver(): HttpError {
+  return new HttpError(400, 'The request ended before its multipart body was read');
+}
+
+/**
  * The temporary files of one request's uploads: one folder made on the first file that outgrows
  * memory, removed whole by `remove()`, which runs once the answer is sent or the client is gone
  * (and at once if the body fails). A file spilled after `remove()` is removed as soon as it exists.
@@ -117,6 +126,8 @@ async function receiveFile(
       stop(error);
       reject(error);
     };
+    // The folder's files are destroyed under their writers when the request ends (ERR_STREAM_DESTROYED).
+    const failToWrite = (error: unknown) => fail(folder.removed ? requestOver() : error);
     stream.on('data', (chunk: Buffer) => {
       if (failure !== undefined) return;
       size += chunk.length;
@@ -138,23 +149,26 @@ async function receiveFile(
       stream.pause();
       spilling = folder.create(fs, path, index).then((created) => {
         spilled = created;
-        created.stream.on('error', fail);
+        created.stream.on('error', failToWrite);
         for (const held of chunks.splice(0)) created.stream.write(held);
         stream.resume();
-      }, fail);
+      }, failToWrite);
     });
     stream.on('error', (error) => fail(malformed((error as Error).message)));
     stream.on('end', async () => {
       await spilling;
       if (failure !== undefined) return;
       if (spilled === undefined) return resolve();
-      spilled.stream.end(() => resolve());
+      spilled.stream.end((error?: Error | null) => (error ? failToWrite(error) : resolve()));
     });
   });
   if (spilled === undefined) return uploadedFile(chunks, name, type);
   // A Blob backed by the file: read when the handler reads it, never held in memory.
-  const blob = await fs.openAsBlob(spilled.file, { type });
-  return uploadedFile([blob], name, type);
+  try {
+    return uploadedFile([await fs.openAsBlob(spilled.file, { type })], name, type);
+  } catch (error) {
+    throw folder.removed ? requestOver() : error;
+  }
 }
 
 /** A field part as text (UTF-8). Past maxFieldSize it calls `stop` at once, mid-part. */

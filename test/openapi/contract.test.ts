@@ -10,7 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { createServer, type KilnServer } from '@kiln/core';
 import { compileFixture, root } from '../transformer/support/compile-fixture.js';
 import { request } from '../support/server.js';
-import { assertValidOpenApi, Contract, operationsOf, type Sample } from './support/openapi-contract.js';
+import { assertValidOpenApi, type Contract, operationsOf, type Sample } from './support/openapi-contract.js';
+import { type ServedContract, serveContract } from './support/served-contract.js';
 
 const Contracts = suite('OpenAPI contract: the fixture app');
 const outDir = join(root, 'build', 'openapi-contract');
@@ -20,16 +21,15 @@ let base = '';
 let written: Record<string, any>;
 let served: Record<string, any>;
 let contract: Contract;
+let send: ServedContract['send'];
 
 Contracts.before(async () => {
   const built = await compileFixture(join(root, 'test', 'openapi', 'fixtures', 'contract'), join(outDir, 'dist'));
   assert.is(built.exitCode, 0, built.output);
   const fixture = await import(pathToFileURL(join(outDir, 'dist', 'app.js')).href);
   app = createServer({ controllers: fixture.controllers, strictValidation: true, docs: { document: documentFile } });
-  base = `http://127.0.0.1:${(await app.listen(0, '127.0.0.1')).port}`;
+  ({ base, served, contract, send } = await serveContract(app));
   written = JSON.parse(readFileSync(documentFile, 'utf8'));
-  served = (await request(base, '/openapi.json')).json();
-  contract = new Contract(served);
 });
 
 Contracts.after(() => app.close());
@@ -299,10 +299,6 @@ const samples: Record<string, Sample[]> = {
     { path: '/misc/limited', status: 429 },
   ],
 };
-
-function send(sample: Sample) {
-  return request(base, sample.path, { method: sample.method ?? 'GET', headers: sample.headers, body: sample.body });
-}
 
 Contracts('every operation answers real requests exactly as the document describes', async () => {
   await contract.assertSamplesAnswered(samples, send);

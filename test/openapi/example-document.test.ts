@@ -10,7 +10,8 @@ import type { KilnServer } from '@kiln/core';
 import { root } from '../transformer/support/compile-fixture.js';
 import { buildExample } from '../support/example-build.js';
 import { request } from '../support/server.js';
-import { assertValidOpenApi, Contract, operationsOf, type Sample } from './support/openapi-contract.js';
+import { assertValidOpenApi, type Contract, operationsOf, type Sample } from './support/openapi-contract.js';
+import { type ServedContract, serveContract } from './support/served-contract.js';
 import { renderDocsPage } from './support/headless-docs.js';
 
 const Example = suite('OpenAPI contract: the example app');
@@ -20,6 +21,7 @@ let base = '';
 let written: Record<string, any>;
 let served: Record<string, any>;
 let contract: Contract;
+let send: ServedContract['send'];
 
 Example.before(async () => {
   const built = await buildExample(outDir);
@@ -27,9 +29,7 @@ Example.before(async () => {
   written = JSON.parse(readFileSync(join(outDir, 'openapi.json'), 'utf8'));
   const { createApp } = await import(pathToFileURL(join(outDir, 'dist', 'app.js')).href);
   app = createApp();
-  base = `http://127.0.0.1:${(await app.listen(0, '127.0.0.1')).port}`;
-  served = (await request(base, '/openapi.json')).json();
-  contract = new Contract(served);
+  ({ base, served, contract, send } = await serveContract(app));
 });
 
 Example.after(() => app.close());
@@ -196,10 +196,6 @@ const samples: Record<string, Sample[]> = {
   'MetaController.health': [{ path: '/health', status: 200 }],
   'MetaController.whoami': [{ path: '/whoami', headers: { 'user-agent': 'contract-test' }, status: 200 }],
 };
-
-function send(sample: Sample) {
-  return request(base, sample.path, { method: sample.method ?? 'GET', headers: sample.headers, body: sample.body });
-}
 
 Example('every route of the example answers real requests exactly as its document describes', async () => {
   await contract.assertSamplesAnswered(samples, send);

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { fixturesDir, root } from './support/compile-fixture.js';
+import { fixtureToolkit } from './support/fixture-program.js';
 
 const require = createRequire(import.meta.url);
 const { analyseProgram } = require(join(root, 'dist', 'transformer', 'analyse', 'analyse-program.cjs'));
@@ -13,13 +14,9 @@ const { emitFileCode } = require(join(root, 'dist', 'transformer', 'emit', 'bind
 const { compileProgram } = require(join(root, 'dist', 'transformer', 'program', 'program-transformer.cjs'));
 
 const project = join(fixturesDir, 'editor');
-const parsed = ts.getParsedCommandLineOfConfigFile(
-  join(project, 'tsconfig.json'),
-  {},
-  { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
-)!;
-const program = ts.createProgram(parsed.fileNames, parsed.options);
-const model = analyseProgram({ ts, program, checker: program.getTypeChecker() });
+const tk = fixtureToolkit(project);
+const { program } = tk;
+const model = analyseProgram(tk);
 const app = model.files.get(join(project, 'app.ts').replace(/\\/g, '/'));
 
 test('only files with Kiln parameter decorators have a file model', () => {

@@ -5,8 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import ts from 'typescript';
 import { fixturesDir, root } from './support/compile-fixture.js';
+import { fixtureToolkit } from './support/fixture-program.js';
 
 const require = createRequire(import.meta.url);
 const { analyseProgram } = require(join(root, 'dist', 'transformer', 'analyse', 'analyse-program.cjs'));
@@ -14,13 +14,9 @@ const { emitFileCode } = require(join(root, 'dist', 'transformer', 'emit', 'bind
 const { typiaConfigured } = require(join(root, 'dist', 'transformer', 'analyse', 'body-validation.cjs'));
 
 const project = join(fixturesDir, 'body-validation', 'diagnostics');
-const parsed = ts.getParsedCommandLineOfConfigFile(
-  join(project, 'tsconfig.json'),
-  {},
-  { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
-)!;
-const program = ts.createProgram(parsed.fileNames, parsed.options);
-const model = analyseProgram({ ts, program, checker: program.getTypeChecker() });
+const tk = fixtureToolkit(project);
+const { program } = tk;
+const model = analyseProgram(tk);
 const app = model.files.get(join(project, 'app.ts').replace(/\\/g, '/'));
 
 interface Parameter {

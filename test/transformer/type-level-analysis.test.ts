@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { fixturesDir, root } from './support/compile-fixture.js';
+import { fixtureToolkit } from './support/fixture-program.js';
 
 const require = createRequire(import.meta.url);
 const { analyseProgram } = require(join(root, 'dist', 'transformer', 'analyse', 'analyse-program.cjs'));
@@ -15,13 +16,7 @@ const { buildOpenApiDocument } = require(join(root, 'dist', 'transformer', 'open
 const { loadTypiaCore } = require(join(root, 'dist', 'transformer', 'openapi', 'type-schemas.cjs'));
 
 const project = join(fixturesDir, 'type-level');
-const parsed = ts.getParsedCommandLineOfConfigFile(
-  join(project, 'tsconfig.json'),
-  {},
-  { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
-)!;
-const program = ts.createProgram(parsed.fileNames, parsed.options);
-const tk = { ts, program, checker: program.getTypeChecker() };
+const tk = fixtureToolkit(project);
 const model = analyseProgram(tk);
 const file = model.files.get(join(project, 'pairs.ts').replace(/\\/g, '/'));
 

@@ -1,15 +1,16 @@
 // The `client` option: the typed client module written by every build path from the same
 // analysis as the OpenAPI document (the document is built once when both options are on).
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type * as ts from 'typescript';
 import type { ProgramModel } from '../analyse/analyse-program.cjs';
 import { type DiagnosticMessage, diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import { kilnGlobalDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import { buildOpenApiDocument, type OpenApiDocument } from '../openapi/openapi-document.cjs';
+import { packageInfo } from '../openapi/package-info.cjs';
 import { loadTypiaCore } from '../openapi/type-schemas.cjs';
 import type { ErrorsFormat } from '../openapi/response-objects.cjs';
 import type { ProgramToolkit } from '../toolkit.cjs';
+import { writeWhenChanged } from '../write-when-changed.cjs';
 import { writeClientModule } from './client-module.cjs';
 
 /** The `client` option of the plugin entry (tsconfig.json, the bundler plugins, `@kiln/core/register`). */
@@ -29,21 +30,6 @@ export interface ClientGeneration {
 
 function refused(tk: ProgramToolkit, message: DiagnosticMessage): ClientGeneration {
   return { outputFile: undefined, text: undefined, diagnostics: [kilnGlobalDiagnostic(tk.ts, message)] };
-}
-
-/** Writes a file whole then renames it (a reader never sees half of it), only when its content changes. */
-export function writeWhenChanged(file: string, text: string): void {
-  let current: string | undefined;
-  try {
-    current = readFileSync(file, 'utf8');
-  } catch {
-    current = undefined;
-  }
-  if (current === text) return;
-  mkdirSync(dirname(file), { recursive: true });
-  const partial = `${file}.${process.pid}.tmp`;
-  writeFileSync(partial, text);
-  renameSync(partial, file);
 }
 
 /**
@@ -70,7 +56,7 @@ export function generateClient(
   if (document === undefined) {
     const typia = loadTypiaCore(projectDir);
     if (typia === undefined) return refused(tk, diagnosticMessage('clientOptionInvalid', 'noTypia'));
-    const built = buildOpenApiDocument({ tk, program: model, typia, head: { info: infoOf(projectDir) }, errors });
+    const built = buildOpenApiDocument({ tk, program: model, typia, head: { info: packageInfo(projectDir) }, errors });
     document = built.document;
     diagnostics.push(...built.diagnostics);
   }
@@ -85,17 +71,4 @@ export function generateClient(
     );
   }
   return { outputFile, text, diagnostics };
-}
-
-/** The API's name and version for the client's header comment: the project's package.json. */
-function infoOf(projectDir: string): { title: string; version: string } {
-  try {
-    const manifest = JSON.parse(readFileSync(resolve(projectDir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
-    return {
-      title: typeof manifest.name === 'string' ? manifest.name : 'API',
-      version: typeof manifest.version === 'string' ? manifest.version : '0.0.0',
-    };
-  } catch {
-    return { title: 'API', version: '0.0.0' };
-  }
 }

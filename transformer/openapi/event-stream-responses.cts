@@ -7,7 +7,7 @@ import type * as ts from 'typescript';
 import { dataMembers, iteratedType } from '../analyse/event-stream-type.cjs';
 import type { Toolkit } from '../toolkit.cjs';
 import type { JsonSchema, ResponseObject } from './openapi-types.cjs';
-import type { SuccessResponses } from './response-objects.cjs';
+import { handlerResult, type SuccessResponses } from './response-objects.cjs';
 import { isUndescribable, type PendingSchema, type TypeSchemas } from './type-schemas.cjs';
 
 export const eventStreamMediaType = 'text/event-stream';
@@ -19,10 +19,7 @@ export function eventStreamResponses(
   status: number | undefined,
 ): SuccessResponses {
   const { TypeFlags } = tk.ts;
-  const signature = tk.checker.getSignatureFromDeclaration(declaration);
-  const returned = signature === undefined ? tk.checker.getAnyType() : signature.getReturnType();
-  const awaited = tk.checker.getAwaitedType(returned) ?? returned;
-  const typeText = tk.checker.typeToString(awaited);
+  const { awaited, typeText } = handlerResult(tk, declaration);
   const element = iteratedType(tk, awaited);
   const problems: string[] = [];
   let data: JsonSchema | PendingSchema = {};

@@ -1,14 +1,15 @@
 // The one entry of OpenAPI generation, called by every build path (the tspc program transformer
 // today, the bundler plugins through the same program analysis): checks the `openapi` option,
 // builds the document from the program model and writes it where the option says.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type * as ts from 'typescript';
 import type { ProgramModel } from '../analyse/analyse-program.cjs';
 import { type DiagnosticMessage, diagnosticMessage } from '../diagnostics/diagnostic-codes.cjs';
 import { kilnGlobalDiagnostic } from '../diagnostics/kiln-diagnostic.cjs';
 import type { ProgramToolkit } from '../toolkit.cjs';
+import { writeWhenChanged } from '../write-when-changed.cjs';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi-document.cjs';
+import { packageInfo } from './package-info.cjs';
 import type { OpenApiInfo, OpenApiOptions } from './openapi-types.cjs';
 import type { ErrorsFormat } from './response-objects.cjs';
 import { loadTypiaCore } from './type-schemas.cjs';
@@ -27,16 +28,7 @@ function problem(tk: ProgramToolkit, message: DiagnosticMessage): OpenApiGenerat
 
 /** `info` from the option, else from the project's package.json (`name`, `version`). */
 function infoOf(options: OpenApiOptions, projectDir: string): OpenApiInfo {
-  if (options.info !== undefined) return options.info;
-  try {
-    const manifest = JSON.parse(readFileSync(resolve(projectDir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
-    return {
-      title: typeof manifest.name === 'string' ? manifest.name : 'API',
-      version: typeof manifest.version === 'string' ? manifest.version : '0.0.0',
-    };
-  } catch {
-    return { title: 'API', version: '0.0.0' };
-  }
+  return options.info ?? packageInfo(projectDir);
 }
 
 /**
@@ -69,19 +61,7 @@ export function generateOpenApi(
   const outputFile = resolve(projectDir, given.output);
   const text = `${JSON.stringify(document, null, 2)}\n`;
   try {
-    let current: string | undefined;
-    try {
-      current = readFileSync(outputFile, 'utf8');
-    } catch {
-      current = undefined;
-    }
-    if (current !== text) {
-      mkdirSync(dirname(outputFile), { recursive: true });
-      // Written whole then renamed: a server or test reading it never sees half a document.
-      const partial = `${outputFile}.${process.pid}.tmp`;
-      writeFileSync(partial, text);
-      renameSync(partial, outputFile);
-    }
+    writeWhenChanged(outputFile, text);
   } catch (error) {
     return {
       document,

@@ -195,6 +195,14 @@ export interface SuccessResponses {
   readonly typeText: string;
 }
 
+/** What a handler answers with, for every kind of route: its return type awaited (`any` without a signature), and that type as written. */
+export function handlerResult(tk: Toolkit, declaration: ts.MethodDeclaration): { awaited: ts.Type; typeText: string } {
+  const signature = tk.checker.getSignatureFromDeclaration(declaration);
+  const returned = signature === undefined ? tk.checker.getAnyType() : signature.getReturnType();
+  const awaited = tk.checker.getAwaitedType(returned) ?? returned;
+  return { awaited, typeText: tk.checker.typeToString(awaited) };
+}
+
 /**
  * The success responses of a handler: `@HttpStatus` or 200 with the JSON schema of the returned
  * type, 204 (or the `@HttpStatus`) without content when it returns nothing, and a `Response`
@@ -208,10 +216,7 @@ export function successResponses(
   produces: string | undefined,
 ): SuccessResponses {
   const { TypeFlags } = tk.ts;
-  const signature = tk.checker.getSignatureFromDeclaration(declaration);
-  const returned = signature === undefined ? tk.checker.getAnyType() : signature.getReturnType();
-  const awaited = tk.checker.getAwaitedType(returned) ?? returned;
-  const typeText = tk.checker.typeToString(awaited);
+  const { awaited, typeText } = handlerResult(tk, declaration);
   const parts = awaited.isUnion() ? awaited.types : [awaited];
   const empty = parts.some((t) => t.flags & (TypeFlags.Undefined | TypeFlags.Void));
   const present = parts.filter((t) => !(t.flags & (TypeFlags.Undefined | TypeFlags.Void | TypeFlags.Never)));

@@ -3,7 +3,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  HttpError,
   bodyBoolean,
   bodyEnum,
   bodyNumber,
@@ -17,19 +16,7 @@ import {
   type BodyValidator,
   type KilnRequest,
 } from '@kiln/core/binding';
-
-function fails(run: () => unknown, message: string): HttpError {
-  try {
-    run();
-  } catch (error) {
-    assert.instance(error, HttpError);
-    assert.is((error as HttpError).status, 400);
-    assert.is((error as Error).message, message);
-    return error as HttpError;
-  }
-  assert.unreachable(`expected: ${message}`);
-  throw new Error('unreachable');
-}
+import { throwsBadRequest } from '../support/bad-request.js';
 
 /** `number & Maximum<100>` as typia reports it. */
 const atMost100: BodyValidator = (input) =>
@@ -48,8 +35,11 @@ const hasAge: BodyValidator = (input) => {
 test('toTagged: converted as the base type, then checked only when strict', () => {
   assert.is(toTagged('50', 'limit', true, parseNumber, atMost100), 50);
   assert.is(toTagged('500', 'limit', false, parseNumber, atMost100), 500);
-  fails(() => toTagged('500', 'limit', true, parseNumber, atMost100), "Parameter 'limit' expected number & Maximum<100>, got '500'");
-  fails(() => toTagged('x', 'limit', true, parseNumber, atMost100), "Parameter 'limit' expected number, got 'x'");
+  throwsBadRequest(
+    () => toTagged('500', 'limit', true, parseNumber, atMost100),
+    "Parameter 'limit' expected number & Maximum<100>, got '500'",
+  );
+  throwsBadRequest(() => toTagged('x', 'limit', true, parseNumber, atMost100), "Parameter 'limit' expected number, got 'x'");
   assert.is(toTagged(undefined, 'limit', true, parseNumber, atMost100), undefined);
   assert.is(
     toTagged(['7', '8'], 'v', true, parseText, () => ({ success: true })),
@@ -60,7 +50,7 @@ test('toTagged: converted as the base type, then checked only when strict', () =
 test('toTaggedArray: each item converted and checked; a failure names its index', () => {
   assert.equal(toTaggedArray(['1', '2'], 'ids', true, parseNumber, atMost100), [1, 2]);
   assert.equal(toTaggedArray(['1', '200'], 'ids', false, parseNumber, atMost100), [1, 200]);
-  fails(
+  throwsBadRequest(
     () => toTaggedArray(['1', '200'], 'ids', true, parseNumber, atMost100),
     "Parameter 'ids[1]' expected number & Maximum<100>, got '200'",
   );
@@ -71,18 +61,18 @@ test('toCheckedJson: parsed, then checked in both modes; null without strict, ev
   assert.is(toCheckedJson('{"age":"x"}', 'filter', false, hasAge), null);
   assert.is(toCheckedJson('{age', 'filter', false, hasAge), null);
   assert.is(toCheckedJson(undefined, 'filter', true, hasAge), undefined);
-  fails(() => toCheckedJson('{age', 'filter', true, hasAge), "Parameter 'filter' expected valid JSON, got '{age'");
-  const error = fails(
+  throwsBadRequest(() => toCheckedJson('{age', 'filter', true, hasAge), "Parameter 'filter' expected valid JSON, got '{age'");
+  const error = throwsBadRequest(
     () => toCheckedJson('{"age":"x"}', 'filter', true, hasAge),
     `Invalid parameter 'filter': filter.age expected number, got "x"`,
   );
   assert.equal(error.data, { errors: [{ path: 'filter.age', expected: 'number', value: 'x' }] });
-  fails(() => toCheckedJson('5', 'filter', true, hasAge), "Invalid parameter 'filter': filter expected Filter, got 5");
+  throwsBadRequest(() => toCheckedJson('5', 'filter', true, hasAge), "Invalid parameter 'filter': filter expected Filter, got 5");
 });
 
 test('toCheckedJsonArray: each item checked; paths start at the item', () => {
   assert.equal(toCheckedJsonArray(['{"age":1}', '{"age":"x"}'], 'f', false, hasAge), [{ age: 1 }, null]);
-  fails(
+  throwsBadRequest(
     () => toCheckedJsonArray(['{"age":1}', '{"age":"x"}'], 'f', true, hasAge),
     `Invalid parameter 'f[1]': f[1].age expected number, got "x"`,
   );
@@ -111,12 +101,12 @@ const textRequest = { headers: new Headers({ 'content-type': 'text/plain' }) } a
 
 test('body scalars: a JSON value is checked as it is; 400 naming the field when strict, unchanged when not', () => {
   assert.is(bodyNumber(jsonRequest, 5, 'n', true), 5);
-  fails(() => bodyNumber(jsonRequest, '5', 'n', true), `Parameter 'n' expected number, got "5"`);
+  throwsBadRequest(() => bodyNumber(jsonRequest, '5', 'n', true), `Parameter 'n' expected number, got "5"`);
   assert.is(bodyNumber(jsonRequest, '5', 'n', false), '5');
-  fails(() => bodyBoolean(jsonRequest, 1, 'on', true), "Parameter 'on' expected boolean, got 1");
-  fails(() => bodyText(jsonRequest, { a: 1 }, 'name', true), `Parameter 'name' expected string, got {"a":1}`);
-  fails(() => bodyEnum(jsonRequest, '2', 'level', true, [0, 1, 2]), `Parameter 'level' expected one of [0, 1, 2], got "2"`);
-  fails(() => bodyText(jsonRequest, 5, '', true), 'Request body expected string, got 5');
+  throwsBadRequest(() => bodyBoolean(jsonRequest, 1, 'on', true), "Parameter 'on' expected boolean, got 1");
+  throwsBadRequest(() => bodyText(jsonRequest, { a: 1 }, 'name', true), `Parameter 'name' expected string, got {"a":1}`);
+  throwsBadRequest(() => bodyEnum(jsonRequest, '2', 'level', true, [0, 1, 2]), `Parameter 'level' expected one of [0, 1, 2], got "2"`);
+  throwsBadRequest(() => bodyText(jsonRequest, 5, '', true), 'Request body expected string, got 5');
   assert.is(bodyNumber(jsonRequest, undefined, 'n', true), undefined);
   assert.is(bodyNumber(jsonRequest, null, 'n', true), null);
 });
@@ -124,7 +114,7 @@ test('body scalars: a JSON value is checked as it is; 400 naming the field when 
 test('body scalars: a form or text/* value is converted like a query parameter', () => {
   assert.is(bodyNumber(formRequest, '5', 'n', true), 5);
   assert.ok(Number.isNaN(bodyNumber(formRequest, 'x', 'n', false) as number));
-  fails(() => bodyNumber(formRequest, 'x', 'n', true), "Parameter 'n' expected number, got 'x'");
+  throwsBadRequest(() => bodyNumber(formRequest, 'x', 'n', true), "Parameter 'n' expected number, got 'x'");
   assert.is(bodyBoolean(formRequest, '1', 'on', true), true);
   assert.is(bodyEnum(formRequest, '2', 'level', true, [0, 1, 2]), 2);
   assert.is(bodyText(formRequest, ['a', 'b'], 'name', true), 'a');

@@ -1,18 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { HttpError, required, toBoolean, toDate, toJson, toNumber, toText } from '@kiln/core/binding';
-
-function fails(run: () => unknown, message: string): void {
-  try {
-    run();
-  } catch (error) {
-    assert.instance(error, HttpError);
-    assert.is((error as HttpError).status, 400);
-    assert.is((error as Error).message, message);
-    return;
-  }
-  assert.unreachable(`expected: ${message}`);
-}
+import { required, toBoolean, toDate, toJson, toNumber, toText } from '@kiln/core/binding';
+import { throwsBadRequest } from '../support/bad-request.js';
 
 test('toText: the text as sent, the first occurrence, undefined when absent', () => {
   assert.is(toText('x'), 'x');
@@ -33,27 +22,27 @@ test('toNumber: converts; NaN when lenient; 400 when strict; undefined when abse
   assert.is(toNumber(['2', '3'], 'n', true), 2);
   assert.ok(Number.isNaN(toNumber('x', 'n', false)));
   assert.ok(Number.isNaN(toNumber(' ', 'n', false)), 'blank text is not 0');
-  fails(() => toNumber('x', 'n', true), "Parameter 'n' expected number, got 'x'");
+  throwsBadRequest(() => toNumber('x', 'n', true), "Parameter 'n' expected number, got 'x'");
   assert.is(toNumber(undefined, 'n', true), undefined);
 });
 
 test('toDate: converts; Invalid Date when lenient; 400 when strict', () => {
   assert.is(toDate('2024-01-02', 'd', true)!.toISOString(), '2024-01-02T00:00:00.000Z');
   assert.ok(Number.isNaN(toDate('x', 'd', false)!.getTime()));
-  fails(() => toDate('x', 'd', true), "Parameter 'd' expected valid date, got 'x'");
+  throwsBadRequest(() => toDate('x', 'd', true), "Parameter 'd' expected valid date, got 'x'");
 });
 
 test('toJson: parses; null when lenient; 400 when strict', () => {
   assert.equal(toJson('{"a":[1]}', 'o', true), { a: [1] });
   assert.is(toJson('{', 'o', false), null);
-  fails(() => toJson('{', 'o', true), "Parameter 'o' expected valid JSON, got '{'");
+  throwsBadRequest(() => toJson('{', 'o', true), "Parameter 'o' expected valid JSON, got '{'");
 });
 
 test('required: passes a present value; 400 for an absent one only when strict', () => {
   assert.is(required('', 'r', true), '');
   assert.is(required(undefined, 'r', false), undefined);
-  fails(() => required(undefined, 'r', true), "Parameter 'r' is required");
-  fails(() => required(null, 'r', true), "Parameter 'r' is required");
+  throwsBadRequest(() => required(undefined, 'r', true), "Parameter 'r' is required");
+  throwsBadRequest(() => required(null, 'r', true), "Parameter 'r' is required");
 });
 
 test.run();
