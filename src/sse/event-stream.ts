@@ -51,7 +51,11 @@ export function eventStreamBody(iterator: AsyncIterator<unknown>, control: Event
         // close(): the stream ends cleanly (an EventSource reconnects elsewhere) and its generator is closed.
         leave = control.join(() => {
           if (finished) return;
-          controller.close();
+          try {
+            controller.close();
+          } catch {
+            // the transport already errored or closed the stream: only the generator is left to stop
+          }
           stopIterator(eventStreamShutdown());
         });
       },
