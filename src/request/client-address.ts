@@ -3,9 +3,10 @@ import { kilnError } from '../kiln-error.js';
 /**
  * Which proxies the server trusts to report the client's address (`createServer({ trustProxy })`):
  *
- * - not set (the default): the first `X-Forwarded-For` address, else `X-Real-IP`, but only when
- *   the socket's peer is a loopback or private-network address (a proxy in front of the app); a
- *   public peer's forwarding headers are ignored. The first time a forwarded address is used or
+ * - not set (the default): only when the socket's peer is a loopback or private-network address
+ *   (a proxy in front of the app), the right-most `X-Forwarded-For` address that is not one too
+ *   (what the proxy appended: a client's own entries before it are never used), else `X-Real-IP`;
+ *   a public peer's forwarding headers are ignored. The first time a forwarded address is used or
  *   ignored, one warning naming the peer, the header and `trustProxy` is logged. A request
  *   without a peer address (`app.fetch`, Workers) is treated as coming from a proxy.
  * - `true`: the first `X-Forwarded-For` address, else `X-Real-IP`, from any peer. Safe only
@@ -35,7 +36,7 @@ interface Range {
 
 /** `trustProxy` compiled once by `createServer`. */
 export interface ProxyTrust {
-  /** `nearby`: the default, the `first` rule for loopback and private-network peers only. */
+  /** `nearby`: the default, forwarding headers from loopback and private-network peers only. */
   readonly mode: 'none' | 'first' | 'nearby' | 'hops' | 'ranges';
   readonly hops: number;
   readonly ranges: readonly Range[];
@@ -259,7 +260,30 @@ function isNearby(bytes: AddressBytes): boolean {
   return false;
 }
 
-/** The first rule: X-Forwarded-For's first entry, else X-Real-IP; with the header it came from. */
+/**
+ * The default's rule: X-Forwarded-For walked from the right (the entry the nearest proxy appended)
+ * past loopback and private-network hops, so that entries a client wrote before its own address
+ * are never used; X-Real-IP when no public entry is found, else the left-most private hop.
+ */
+function nearbyForwarded(headers: Headers): { address: string; header: string } | undefined {
+  const forwarded = headers.get('x-forwarded-for');
+  let nearest: string | undefined;
+  if (forwarded) {
+    const entries = forwarded.split(',');
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const entry = canonicalAddress(entries[i]!);
+      if (entry === undefined) break; // garbage where an address belongs: keep the last hop we know
+      if (!isNearby(scratch)) return { address: entry, header: 'X-Forwarded-For' };
+      nearest = entry;
+    }
+  }
+  const realIp = headers.get('x-real-ip');
+  const real = realIp ? canonicalAddress(realIp) : undefined;
+  if (real !== undefined) return { address: real, header: 'X-Real-IP' };
+  return nearest === undefined ? undefined : { address: nearest, header: 'X-Forwarded-For' };
+}
+
+/** The first rule (`trustProxy: true`): X-Forwarded-For's first entry, else X-Real-IP; with the header it came from. */
 function firstForwarded(headers: Headers): { address: string; header: string } | undefined {
   const forwarded = headers.get('x-forwarded-for');
   if (forwarded) {
@@ -286,7 +310,7 @@ function warnOnce(trust: ProxyTrust, log: ProxyWarningLog | undefined, message: 
   );
 }
 
-/** `req.ip` under the default: the first rule for a nearby peer (or none), the socket otherwise. */
+/** `req.ip` under the default: the forwarded address for a nearby peer (or none), the socket otherwise. */
 function nearbyClientAddress(
   trust: ProxyTrust,
   headers: Headers,
@@ -297,7 +321,7 @@ function nearbyClientAddress(
   // canonicalAddress left the socket's bytes in `scratch`: checked before anything reuses it.
   const nearby = socketAddress === undefined || (socket !== undefined && isNearby(scratch));
   if (nearby) {
-    const forwarded = firstForwarded(headers);
+    const forwarded = nearbyForwarded(headers);
     if (forwarded === undefined) return socket;
     if (!trust.warned) {
       const peer = socket ?? 'no peer address (in-process app.fetch, or a runtime such as Workers that gives none)';

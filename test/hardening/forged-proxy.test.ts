@@ -154,4 +154,28 @@ Forged(
   },
 );
 
+Forged(
+  'the Getting started limiter (max 3) under the default trustProxy, behind a proxy on loopback that appends (nginx): six POSTs with six invented X-Forwarded-For values before the appended client address give 3 passes, then 429',
+  async () => {
+    const server = await start({ controllers: [NotesController, WhoAmI], logger: { level: 'silent' } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 1; i <= 6; i++) {
+        // what the proxy forwards: the client's own header, then the client address it appended
+        const reply = await fetch(`${server.base}/notes`, {
+          method: 'POST',
+          headers: { 'x-forwarded-for': `198.51.100.${i}, 203.0.113.61` },
+        });
+        await reply.arrayBuffer();
+        statuses.push(reply.status);
+      }
+      assert.equal(statuses, [200, 200, 200, 429, 429, 429]);
+      const ip = await fetch(`${server.base}/ip`, { headers: { 'x-forwarded-for': '198.51.100.1, 203.0.113.50, 10.0.0.7' } });
+      assert.equal(await ip.json(), { ip: '203.0.113.50' }, 'the right-most address that is not a loopback or private-network proxy');
+    } finally {
+      await server.close();
+    }
+  },
+);
+
 Forged.run();

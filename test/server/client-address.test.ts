@@ -88,7 +88,7 @@ async function ipOver(trustProxy: TrustProxy | undefined, headers: Record<string
 }
 
 Trust(
-  'true and the default from a loopback peer: first X-Forwarded-For address, else X-Real-IP, else the socket; canonical; garbage never used',
+  'true (first X-Forwarded-For address) and the default from a loopback peer (right-most public one), else X-Real-IP, else the socket; canonical; garbage never used',
   async () => {
     for (const trustProxy of [true, undefined]) {
       const ips = await ipOver(trustProxy, [
@@ -205,7 +205,7 @@ Default(
 );
 
 Default(
-  'a loopback or private-network peer (a proxy in front): the first X-Forwarded-For address, else X-Real-IP; one warning',
+  'a loopback or private-network peer (a proxy in front): the right-most public X-Forwarded-For address, else X-Real-IP; one warning',
   async () => {
     for (const peer of [
       '127.0.0.1',
