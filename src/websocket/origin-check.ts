@@ -11,7 +11,7 @@ import { fromTrustedProxy, type ProxyTrust } from '../request/client-address.js'
 import type { KilnRequest } from '../request/kiln-request.js';
 import { matchesOrigin } from '../security/origin-rules.js';
 import type { OriginPolicy } from './allowed-origins.js';
-import { isUpgrading } from './socket-acceptance.js';
+import { isUpgrading } from './upgradable-requests.js';
 
 /** Characters a host (with its port) never holds: anything that would make it more than a host. */
 const notAHost = /[\s/?#@\\]/;

@@ -7,10 +7,11 @@ import type { CompiledRoute } from '../app/route-table.js';
 import { HttpError } from '../http-error.js';
 import { isPromiseLike } from '../is-promise-like.js';
 import { kilnError } from '../kiln-error.js';
-import type { KilnRequest, RequestCore } from '../request/kiln-request.js';
+import type { RequestCore } from '../request/kiln-request.js';
 import { kSerializer, kStatus } from '../symbols.js';
 import type { SocketHandlers } from './socket.js';
 import type { SocketCodec } from './socket-codec.js';
+import { isUpgrading } from './upgradable-requests.js';
 
 /** A socket route's handlers, accepted by the chain, waiting for the transport to upgrade. */
 export interface Acceptance {
@@ -20,19 +21,7 @@ export interface Acceptance {
   readonly route: string;
 }
 
-/** Requests a transport can upgrade (kept off the request object: only upgrades pay for it). */
-const upgradable = new WeakSet<RequestCore>();
 const accepted = new WeakMap<RequestCore, Acceptance>();
-
-/** The transport will upgrade `req` if its route accepts it. */
-export function allowUpgrade(req: RequestCore): void {
-  upgradable.add(req);
-}
-
-/** Whether a transport will upgrade `req` (it asked for a WebSocket the transport can open). */
-export function isUpgrading(req: KilnRequest): boolean {
-  return upgradable.has(req as RequestCore);
-}
 
 /** The handlers the route accepted `req` with, if it did. */
 export function acceptanceOf(req: RequestCore): Acceptance | undefined {
@@ -52,7 +41,7 @@ function record(req: RequestCore, route: CompiledRoute, handlers: unknown): unde
 export function acceptSocket(route: CompiledRoute, req: RequestCore, call: () => unknown): unknown {
   // (RFC 9110 asks a 426 for an Upgrade header, which Kiln's answers never carry: a hop-by-hop
   // header the runtime's server owns. The message names the protocol instead.)
-  if (!upgradable.has(req)) {
+  if (!isUpgrading(req)) {
     throw new HttpError(426, `${req.path} is a WebSocket route: connect with Upgrade: websocket`);
   }
   const handlers = call();

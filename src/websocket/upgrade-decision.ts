@@ -6,7 +6,8 @@ import type { RequestCore, RequestOptions } from '../request/kiln-request.js';
 import { answerWithResponse } from '../response/web-response-answer.js';
 import { handshakeProblem } from './handshake.js';
 import type { OpenSockets } from './open-sockets.js';
-import { acceptanceOf, allowUpgrade } from './socket-acceptance.js';
+import { acceptanceOf } from './socket-acceptance.js';
+import { allowUpgrade } from './upgradable-requests.js';
 import { SocketSession } from './socket-session.js';
 
 /** An HTTP answer instead of a connection, or the session to open with the headers the chain added. */

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import fc from 'fast-check';
 import { Controller, Get, Post, Put, Delete, Patch, compiledBinder, createServer, type KilnRequest } from '@kiln/core';
 import { overBothTransports } from '../support/server.js';
 
@@ -40,6 +41,75 @@ class RootController {
   }
   @Get('health') health() {
     return { ok: true };
+  }
+}
+
+// Static segments beside a parameter, in the segment tree (the paths have parameters): a few
+// siblings that are prefixes of one another, and one node with more siblings than the router
+// compares one by one (eight), which it looks up by name instead.
+const fewNames = ['ab', 'abc', 'b'];
+const manyNames = ['s0', 's1', 's2', 's3', 's4', 's5', 's6', 's7', 's8', 's9', 's10'];
+const byParams = (req: KilnRequest) => [{ ...req.params }];
+
+@Controller('/few')
+class FewSiblingsController {
+  @Get('/ab/:id') @compiledBinder(byParams) ab(params: Record<string, string>) {
+    return { route: 'ab', params };
+  }
+  @Get('/abc/:id') @compiledBinder(byParams) abc(params: Record<string, string>) {
+    return { route: 'abc', params };
+  }
+  @Get('/b/:id') @compiledBinder(byParams) b(params: Record<string, string>) {
+    return { route: 'b', params };
+  }
+  @Get('/ab/:id/deep') @compiledBinder(byParams) abDeep(params: Record<string, string>) {
+    return { route: 'ab deep', params };
+  }
+  @Get('/:name/:id') @compiledBinder(byParams) any(params: Record<string, string>) {
+    return { route: 'any', params };
+  }
+  @Get('/:name/:id/deeper') @compiledBinder(byParams) anyDeeper(params: Record<string, string>) {
+    return { route: 'any deeper', params };
+  }
+}
+
+@Controller('/many')
+class ManySiblingsController {
+  @Get('/s0/:id') @compiledBinder(byParams) s0(params: Record<string, string>) {
+    return { route: 's0', params };
+  }
+  @Get('/s1/:id') @compiledBinder(byParams) s1(params: Record<string, string>) {
+    return { route: 's1', params };
+  }
+  @Get('/s2/:id') @compiledBinder(byParams) s2(params: Record<string, string>) {
+    return { route: 's2', params };
+  }
+  @Get('/s3/:id') @compiledBinder(byParams) s3(params: Record<string, string>) {
+    return { route: 's3', params };
+  }
+  @Get('/s4/:id') @compiledBinder(byParams) s4(params: Record<string, string>) {
+    return { route: 's4', params };
+  }
+  @Get('/s5/:id') @compiledBinder(byParams) s5(params: Record<string, string>) {
+    return { route: 's5', params };
+  }
+  @Get('/s6/:id') @compiledBinder(byParams) s6(params: Record<string, string>) {
+    return { route: 's6', params };
+  }
+  @Get('/s7/:id') @compiledBinder(byParams) s7(params: Record<string, string>) {
+    return { route: 's7', params };
+  }
+  @Get('/s8/:id') @compiledBinder(byParams) s8(params: Record<string, string>) {
+    return { route: 's8', params };
+  }
+  @Get('/s9/:id') @compiledBinder(byParams) s9(params: Record<string, string>) {
+    return { route: 's9', params };
+  }
+  @Get('/s10/:id') @compiledBinder(byParams) s10(params: Record<string, string>) {
+    return { route: 's10', params };
+  }
+  @Get('/:name/:id') @compiledBinder(byParams) any(params: Record<string, string>) {
+    return { route: 'any', params };
   }
 }
 
@@ -133,6 +203,33 @@ Routing('HEAD is answered by the GET route without a body', () =>
     assert.is(reply.headers.get('content-type'), 'application/json; charset=utf-8');
     assert.is(reply.text, '');
   }),
+);
+
+Routing(
+  'a segment takes the static route of exactly its name, with few or many siblings, else the parameter; a static branch that fails deeper falls back to the parameter',
+  async () => {
+    // one seed for both transports, so that both send the same requests
+    const seed = Date.now() % 2_147_483_647;
+    const segment = fc.oneof(
+      fc.constantFrom(...fewNames, ...manyNames, 'a', 'abcd', 'ba', 's', 's11', 's01', 'S1'),
+      fc.stringMatching(/^[a-z0-9]{1,6}$/),
+    );
+    const expected = (names: readonly string[], name: string) => (names.includes(name) ? name : 'any');
+    await overBothTransports({ controllers: [FewSiblingsController, ManySiblingsController] }, async (send) => {
+      await fc.assert(
+        fc.asyncProperty(segment, fc.stringMatching(/^[a-z0-9]{1,4}$/), async (name, id) => {
+          const few = (await send(`/few/${name}/${id}`)).json();
+          assert.equal(few, { route: expected(fewNames, name), params: expected(fewNames, name) === 'any' ? { name, id } : { id } });
+          const many = (await send(`/many/${name}/${id}`)).json();
+          assert.equal(many, { route: expected(manyNames, name), params: expected(manyNames, name) === 'any' ? { name, id } : { id } });
+          // /few/ab/:id has /deep only: /deeper goes back to the parameter at the first segment
+          assert.equal((await send(`/few/${name}/${id}/deeper`)).json(), { route: 'any deeper', params: { name, id } });
+        }),
+        { seed, numRuns: 40 },
+      );
+      assert.equal((await send('/few/ab/7/deep')).json(), { route: 'ab deep', params: { id: '7' } });
+    });
+  },
 );
 
 Routing('app.routes lists the static route table', () => {
