@@ -87,9 +87,15 @@ if (!reportOnly) {
 const { commit, loadAverage, machine } = await import('./report/machine.mjs');
 await mkdir(rawDir, { recursive: true });
 
+// The targets' figures are kept in git beside latest.md: `--groups` re-measures some groups and
+// keeps the others' last figures, which a fresh clone must have too. Other parts' raw results are local.
+function rawPath(name) {
+  return name === 'targets' ? `${benchDir}/results/targets.json` : `${rawDir}/${name}.json`;
+}
+
 async function readRawEarly(name) {
   try {
-    return JSON.parse(await readFile(`${rawDir}/${name}.json`, 'utf8'));
+    return JSON.parse(await readFile(rawPath(name), 'utf8'));
   } catch {
     return undefined;
   }
@@ -101,7 +107,7 @@ async function timed(name, run) {
   const result = await run();
   result.load = { before, after: loadAverage(), at };
   result.commit = commit();
-  await writeFile(`${rawDir}/${name}.json`, JSON.stringify(result, null, 2));
+  await writeFile(rawPath(name), `${JSON.stringify(result, null, 2)}\n`);
 }
 
 const quick = options.quick;
@@ -180,7 +186,7 @@ for (const part of parts) {
 // 3. The report, from whatever raw results exist.
 async function readRaw(name) {
   try {
-    return JSON.parse(await readFile(`${rawDir}/${name}.json`, 'utf8'));
+    return JSON.parse(await readFile(rawPath(name), 'utf8'));
   } catch {
     return undefined;
   }
