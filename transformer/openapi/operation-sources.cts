@@ -62,8 +62,19 @@ function httpStatusOf(tk: Toolkit, decorator: ts.Decorator): number | undefined 
 
 const rateLimitDeclaration = /[\\/](?:@kiln[\\/]rate-limit|packages[\\/]rate-limit)[\\/]/;
 
-/** Whether a middleware argument is a call of `@kiln/rate-limit`'s `rateLimit(...)`. */
-function isRateLimit(tk: Toolkit, argument: ts.Expression): boolean {
+/**
+ * Whether a middleware argument is a call of `@kiln/rate-limit`'s `rateLimit(...)`, or a `const`
+ * that holds one (`const strict = rateLimit(...)`, shared by several routes, imported or not).
+ */
+function isRateLimit(tk: Toolkit, argument: ts.Expression, depth = 0): boolean {
+  if (tk.ts.isIdentifier(argument) && depth < 4) {
+    const declaration = aliased(tk, tk.checker.getSymbolAtLocation(argument))?.valueDeclaration;
+    const constant =
+      declaration !== undefined &&
+      tk.ts.isVariableDeclaration(declaration) &&
+      (tk.ts.getCombinedNodeFlags(declaration) & tk.ts.NodeFlags.Const) !== 0;
+    return constant && declaration.initializer !== undefined && isRateLimit(tk, declaration.initializer, depth + 1);
+  }
   if (!tk.ts.isCallExpression(argument)) return false;
   const symbol = aliased(tk, tk.checker.getSymbolAtLocation(argument.expression));
   const file = symbol?.declarations?.[0]?.getSourceFile().fileName;
