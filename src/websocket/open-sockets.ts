@@ -114,7 +114,6 @@ export class OpenSockets implements SessionHost {
     clearInterval(this.#sweep);
     this.#sweep = undefined;
     if (this.#sessions.size === 0) return Promise.resolve();
-    for (const session of this.#sessions) session.closeWith(closeCodes.goingAway, 'The server is shutting down');
     return new Promise<void>((resolve) => {
       const cut = setTimeout(
         () => {
@@ -122,6 +121,7 @@ export class OpenSockets implements SessionHost {
             session.terminate();
             session.closed(closeCodes.abnormal, '');
           }
+          resolve();
         },
         Math.max(0, deadline - Date.now()),
       );
@@ -129,6 +129,9 @@ export class OpenSockets implements SessionHost {
         clearTimeout(cut);
         resolve();
       };
+      // Set up before the first close: Bun runs its close handler inside ws.close(), so the last
+      // connection can be gone before closeWith() returns.
+      for (const session of [...this.#sessions]) session.closeWith(closeCodes.goingAway, 'The server is shutting down');
     });
   }
 

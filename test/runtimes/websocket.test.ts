@@ -97,6 +97,9 @@ for (const name of runtimes) {
         assert.is(shutdown.code, 1001, 'app.close() closes with 1001');
         // Deno's own shutdown closes the connection first, with its reason.
         assert.is(shutdown.reason, name === 'deno' ? 'Server shutting down' : 'The server is shutting down');
+        // ...and app.close() resolves at once (the entry then exits 0), not at its 10 s shutdownTimeout.
+        const exit = await Promise.race([served.exited, new Promise((resolve) => setTimeout(resolve, 5_000, 'still running after 5 s'))]);
+        assert.is(exit, 0, 'app.close() resolves once its WebSocket connections are closed');
       }
     } finally {
       served.stop();

@@ -21,6 +21,8 @@ export interface ServedRuntime {
   stop(): void;
   /** Sends SIGTERM: the listen entry closes its apps (app.close()); nothing on workerd. */
   terminate(): void;
+  /** The process's exit code (or signal name) once it has exited (never, for workerd's). */
+  readonly exited: Promise<number | string | null>;
 }
 
 /** The build of the app as one module per entry: what a user deploys to each runtime. */
@@ -94,6 +96,7 @@ async function listening(name: RuntimeName, command: string, args: readonly stri
     output,
     stop: () => child.kill('SIGKILL'),
     terminate: () => child.kill('SIGTERM'),
+    exited: new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal))),
   };
 }
 
@@ -155,6 +158,7 @@ async function workerd(): Promise<ServedRuntime> {
     output: served.output,
     stop: served.stop,
     terminate: () => {},
+    exited: new Promise(() => {}),
   };
 }
 
