@@ -6,7 +6,7 @@
 // taken within a round, then their median and interquartile range across rounds.
 import { execFile, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../free-port.mjs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -21,17 +21,6 @@ const bench = fileURLToPath(new URL('..', import.meta.url));
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const script = (path) => join(bench, path);
 const bundleDir = join(examples, 'dist-bench-bundle');
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 const denoRun = ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys'];
 const nodeServers = [

@@ -7,7 +7,7 @@
 // the target. Processes are reused within a runtime the way bench/http uses them: 'fresh' serves
 // route (b) only; 'main' serves (c), (e), (m) and then (b) again (b2: route (b) after other routes).
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../free-port.mjs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -26,17 +26,6 @@ import { firstResponse } from '../cold-start/first-response.mjs';
 
 const run = promisify(execFile);
 
-/** A port the system just handed out and released (other work on the machine holds fixed ones). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 const bench = fileURLToPath(new URL('..', import.meta.url));
 const scenario = (id) => scenarios.find((candidate) => candidate.id === id);
 const nodeScript = (name) => nodeServerList.find((server) => server.name === name).script;

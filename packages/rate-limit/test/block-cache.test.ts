@@ -13,29 +13,14 @@ import {
   type RedisStoreOptions,
 } from '@kiln/rate-limit';
 import { Redis } from 'ioredis';
-import { redisServerAvailable, startPrivateRedis, type PrivateRedis } from './support/private-redis.js';
+import { commandCalls, privateRedisForSuite } from './support/private-redis.js';
 import { withClock } from './support/clock.js';
 import { get, start } from './support/server.js';
 
 const t0 = 1_767_225_600_000;
 const windowMs = 10_000;
-const available = redisServerAvailable();
-if (!available) console.log('block-cache: no redis-server on the PATH: tests skipped');
-const redisTest = available ? test : test.skip;
+const { redisTest, server, client } = privateRedisForSuite('block-cache');
 const algorithms: RateLimitAlgorithm[] = ['sliding-log', 'sliding-window-counter'];
-
-let redis: PrivateRedis | undefined;
-let storeClient: Redis | undefined;
-test.before(async () => {
-  if (!available) return;
-  redis = await startPrivateRedis();
-  storeClient = new Redis(redis.url);
-  await storeClient.ping();
-});
-test.after(async () => {
-  storeClient?.disconnect();
-  await redis?.stop();
-});
 
 @Controller('/')
 class Api {
@@ -46,14 +31,13 @@ class Api {
 
 /** Script calls (EVALSHA + EVAL) Redis has run since the last RESETSTAT. */
 async function scriptCalls(): Promise<number> {
-  const info = await redis!.admin.info('commandstats');
-  const calls = Object.fromEntries([...info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map(([, name, n]) => [name, Number(n)]));
+  const calls = await commandCalls(server().admin);
   return (calls.evalsha ?? 0) + (calls.eval ?? 0);
 }
 
 let unique = 0;
 function store(prefix: string, blockCache?: RedisStoreOptions['blockCache']) {
-  return new RedisStore({ client: storeClient!, prefix, clock: () => Date.now(), timeoutMs: 2000, blockCache });
+  return new RedisStore({ client: client(), prefix, clock: () => Date.now(), timeoutMs: 2000, blockCache });
 }
 
 async function serve(options: RateLimitOptions) {
@@ -73,7 +57,7 @@ for (const algorithm of algorithms) {
       const s = await serve({ max: 2, windowMs, algorithm, blockDuration: 60_000, store: store(`bc:${++unique}:`), ...byHeader });
       await hit(s.base);
       await hit(s.base);
-      await redis!.admin.config('RESETSTAT');
+      await server().admin.config('RESETSTAT');
       assert.is(await hit(s.base), '429 retry=60 "2-in-10s";r=0;t=60');
       assert.is(await scriptCalls(), 1, 'the refusal that started the block asked Redis');
       const replies: string[] = [];
@@ -103,7 +87,7 @@ for (const algorithm of algorithms) {
       const s = await serve({ max: 2, windowMs, algorithm, store: store(`bc:${++unique}:`), ...byHeader });
       await hit(s.base);
       await hit(s.base);
-      await redis!.admin.config('RESETSTAT');
+      await server().admin.config('RESETSTAT');
       const wait = algorithm === 'sliding-log' ? 10 : 15;
       assert.is(await hit(s.base), `429 retry=${wait} "2-in-10s";r=0;t=${wait}`);
       clock.now += 3000;
@@ -121,7 +105,7 @@ redisTest('across processes: another process with the same prefix still counts i
   withClock(t0, async (clock) => {
     const prefix = `bc:${++unique}:`;
     const one = await serve({ max: 1, windowMs, blockDuration: 30_000, store: store(prefix), ...byHeader });
-    const otherClient = new Redis(redis!.url);
+    const otherClient = new Redis(server().url);
     const two = await start({
       controllers: [Api],
       middlewares: [
@@ -138,7 +122,7 @@ redisTest('across processes: another process with the same prefix still counts i
     try {
       await hit(one.base);
       assert.is(await hit(one.base), '429 retry=30 "1-in-10s";r=0;t=30');
-      await redis!.admin.config('RESETSTAT');
+      await server().admin.config('RESETSTAT');
       clock.now += 5000;
       for (let i = 0; i < 5; i++) assert.is(await hit(one.base), '429 retry=25 "1-in-10s";r=0;t=25');
       assert.is(await scriptCalls(), 0, 'the first process answers from its cache');
@@ -171,7 +155,7 @@ redisTest('a refusal answers requests of its own cost only; resetKey clears the 
     const send = async (cost: number) => (await get(s.base, `/a?cost=${cost}`, { 'x-key': 'k' })).status;
     assert.equal([await send(2), await send(2), await send(1), await send(1)], [200, 429, 200, 429]);
     // the entry answers requests of its own cost; another cost asks Redis (its Retry-After differs)
-    await redis!.admin.config('RESETSTAT');
+    await server().admin.config('RESETSTAT');
     assert.equal([await send(1), await send(1)], [429, 429]);
     assert.is(await scriptCalls(), 0);
     assert.is(await send(2), 429);
@@ -182,7 +166,7 @@ redisTest('a refusal answers requests of its own cost only; resetKey clears the 
 
     const uncached = await serve({ max: 1, windowMs, blockDuration: 30_000, store: store(`bc:${++unique}:`, false), ...byHeader });
     await hit(uncached.base);
-    await redis!.admin.config('RESETSTAT');
+    await server().admin.config('RESETSTAT');
     for (let i = 0; i < 5; i++) assert.is(await hit(uncached.base), '429 retry=30 "1-in-10s";r=0;t=30');
     assert.is(await scriptCalls(), 5);
     await uncached.close();
@@ -247,7 +231,7 @@ redisTest('the cache is bounded: maxKeys refusals at most, the oldest dropped fi
       assert.ok(cached.cachedRefusals <= 20, `${cached.cachedRefusals} cached`);
     }
     // a dropped key costs a round trip and is still refused (Redis holds the block)
-    await redis!.admin.config('RESETSTAT');
+    await server().admin.config('RESETSTAT');
     assert.is(await hit(s.base, 'k0'), '429 retry=30 "1-in-10s";r=0;t=30');
     assert.is(await scriptCalls(), 1);
     await s.close();

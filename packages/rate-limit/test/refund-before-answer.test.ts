@@ -15,30 +15,14 @@ import {
   RedisStore,
   RedisStoreTimeoutError,
 } from '@kiln/rate-limit';
-import { Redis } from 'ioredis';
-import { redisServerAvailable, startPrivateRedis, type PrivateRedis } from './support/private-redis.js';
+import { commandCalls, privateRedisForSuite } from './support/private-redis.js';
 import { withClock } from './support/clock.js';
 import { get, sleep, start } from './support/server.js';
 
 const t0 = 1_767_225_600_000;
 const windowMs = 10_000;
-const available = redisServerAvailable();
-if (!available) console.log('refund-before-answer: no redis-server on the PATH: Redis tests skipped');
-const redisTest = available ? test : test.skip;
+const { redisTest, server, client } = privateRedisForSuite('refund-before-answer', { maxRetriesPerRequest: 1 });
 const algorithms: RateLimitAlgorithm[] = ['sliding-log', 'sliding-window-counter'];
-
-let redis: PrivateRedis | undefined;
-let storeClient: Redis | undefined;
-test.before(async () => {
-  if (!available) return;
-  redis = await startPrivateRedis();
-  storeClient = new Redis(redis.url, { maxRetriesPerRequest: 1 });
-  await storeClient.ping();
-});
-test.after(async () => {
-  storeClient?.disconnect();
-  await redis?.stop();
-});
 
 @Controller('/')
 class Auth {
@@ -125,13 +109,12 @@ test('a success is answered only once its refund has landed, so the next request
 
 /** Calls of one command Redis has run since it started. */
 async function calls(command: string): Promise<number> {
-  const info = await redis!.admin.info('commandstats');
-  return Number(info.match(new RegExp(`^cmdstat_${command}:calls=(\\d+)`, 'm'))?.[1] ?? 0);
+  return (await commandCalls(server().admin))[command] ?? 0;
 }
 
 let unique = 0;
 const newStore = (options: { timeoutMs?: number; onError?: (error: unknown) => void } = {}) =>
-  new RedisStore({ client: storeClient!, prefix: `refund-${++unique}:`, clock: () => Date.now(), timeoutMs: 2000, ...options });
+  new RedisStore({ client: client(), prefix: `refund-${++unique}:`, clock: () => Date.now(), timeoutMs: 2000, ...options });
 
 for (const algorithm of algorithms) {
   redisTest(`${algorithm}: with the scripts flushed before every request, each success is back before the next request`, () =>
@@ -150,7 +133,7 @@ for (const algorithm of algorithms) {
         const evalsBefore = await calls('eval');
         const replies: string[] = [];
         for (const password of ['right', 'right', 'right', 'right', 'right', 'right', 'wrong', 'wrong', 'right']) {
-          await redis!.admin.script('FLUSH');
+          await server().admin.script('FLUSH');
           replies.push(await login(s.base, password));
         }
         assert.equal(replies, ['200 1', '200 1', '200 1', '200 1', '200 1', '200 1', '401 1', '401 0', '429 0']);
@@ -168,11 +151,11 @@ for (const algorithm of algorithms) {
       store.init({ windowMs, max: 2, algorithm });
       const hit = await store.hit('k', { cost: 2, max: 2, refundable: true });
       assert.is(hit.count, 2);
-      await redis!.admin.script('FLUSH');
+      await server().admin.script('FLUSH');
       await hit.refund!();
       // read on another connection: what any other process would see next
-      if (algorithm === 'sliding-log') assert.is(await redis!.admin.zcard(store.keyFor('k')), 0);
-      else assert.is(await redis!.admin.get(store.keyFor('k')), `${t0 / windowMs} 0 0`);
+      if (algorithm === 'sliding-log') assert.is(await server().admin.zcard(store.keyFor('k')), 0);
+      else assert.is(await server().admin.get(store.keyFor('k')), `${t0 / windowMs} 0 0`);
     }),
   );
 
@@ -182,16 +165,16 @@ for (const algorithm of algorithms) {
       const store = newStore({ timeoutMs: 100, onError: (error) => errors.push(error) });
       store.init({ windowMs, max: 2, algorithm });
       const hit = await store.hit('k', { cost: 1, max: 2, refundable: true });
-      await redis!.admin.client('PAUSE', 1500, 'ALL');
+      await server().admin.client('PAUSE', 1500, 'ALL');
       await hit.refund!();
       assert.is(errors.length, 1);
       assert.instance(errors[0], RedisStoreTimeoutError);
       // the take-back still runs once Redis answers: sent on the same connection before this PING
       // (after a NOSCRIPT, its text is sent before the first PING's answer is seen: hence two)
-      await storeClient!.ping();
-      await storeClient!.ping();
-      if (algorithm === 'sliding-log') assert.is(await redis!.admin.zcard(store.keyFor('k')), 0);
-      else assert.is(await redis!.admin.get(store.keyFor('k')), `${t0 / windowMs} 0 0`);
+      await client().ping();
+      await client().ping();
+      if (algorithm === 'sliding-log') assert.is(await server().admin.zcard(store.keyFor('k')), 0);
+      else assert.is(await server().admin.get(store.keyFor('k')), `${t0 / windowMs} 0 0`);
     }),
   );
 }
