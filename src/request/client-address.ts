@@ -261,26 +261,41 @@ function isNearby(bytes: AddressBytes): boolean {
 }
 
 /**
- * The default's rule: X-Forwarded-For walked from the right (the entry the nearest proxy appended)
- * past loopback and private-network hops, so that entries a client wrote before its own address
- * are never used; X-Real-IP when no public entry is found, else the left-most private hop.
+ * X-Forwarded-For walked from the right (the entry the nearest proxy appended), past the hops
+ * `trustedHop` accepts (called with each entry just read, its bytes in `scratch`, and its hop
+ * number, 1 for the right-most): the first entry it does not accept (`beyond`: true); else the
+ * left-most accepted one, or `nearest` when none is. Garbage where an address belongs ends the walk
+ * at the last hop known. Entries a client wrote before the first untrusted one are never used.
+ */
+function walkForwarded(
+  forwarded: string,
+  nearest: string | undefined,
+  trustedHop: (address: string, hop: number) => boolean,
+): { address: string | undefined; beyond: boolean } {
+  const entries = forwarded.split(',');
+  for (let i = entries.length - 1, hop = 1; i >= 0; i--, hop++) {
+    const entry = canonicalAddress(entries[i]!);
+    if (entry === undefined) break;
+    if (!trustedHop(entry, hop)) return { address: entry, beyond: true };
+    nearest = entry;
+  }
+  return { address: nearest, beyond: false };
+}
+
+const nearbyHop = (): boolean => isNearby(scratch);
+
+/**
+ * The default's rule: X-Forwarded-For walked past loopback and private-network hops; X-Real-IP
+ * when no public entry is found, else the left-most private hop.
  */
 function nearbyForwarded(headers: Headers): { address: string; header: string } | undefined {
   const forwarded = headers.get('x-forwarded-for');
-  let nearest: string | undefined;
-  if (forwarded) {
-    const entries = forwarded.split(',');
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const entry = canonicalAddress(entries[i]!);
-      if (entry === undefined) break; // garbage where an address belongs: keep the last hop we know
-      if (!isNearby(scratch)) return { address: entry, header: 'X-Forwarded-For' };
-      nearest = entry;
-    }
-  }
+  const walked = forwarded ? walkForwarded(forwarded, undefined, nearbyHop) : undefined;
+  if (walked?.beyond) return { address: walked.address!, header: 'X-Forwarded-For' };
   const realIp = headers.get('x-real-ip');
   const real = realIp ? canonicalAddress(realIp) : undefined;
   if (real !== undefined) return { address: real, header: 'X-Real-IP' };
-  return nearest === undefined ? undefined : { address: nearest, header: 'X-Forwarded-For' };
+  return walked?.address === undefined ? undefined : { address: walked.address, header: 'X-Forwarded-For' };
 }
 
 /** The first rule (`trustProxy: true`): X-Forwarded-For's first entry, else X-Real-IP; with the header it came from. */
@@ -359,18 +374,10 @@ export function clientAddress(
   const socket = socketAddress === undefined ? undefined : canonicalAddress(socketAddress);
   if (trust.mode === 'none') return socket;
   if (trust.mode === 'first') return firstForwarded(headers)?.address ?? socket;
-  const forwarded = headers.get('x-forwarded-for');
-  let nearest = socket;
   if (socket !== undefined && !trusted(trust, socket, 0)) return socket;
-  if (!forwarded) return nearest;
-  const entries = forwarded.split(',');
-  for (let i = entries.length - 1, hop = 1; i >= 0; i--, hop++) {
-    const entry = canonicalAddress(entries[i]!);
-    if (entry === undefined) return nearest; // garbage where an address belongs: keep the last hop we know
-    if (!trusted(trust, entry, hop)) return entry;
-    nearest = entry;
-  }
-  return nearest;
+  const forwarded = headers.get('x-forwarded-for');
+  if (!forwarded) return socket;
+  return walkForwarded(forwarded, socket, (address, hop) => trusted(trust, address, hop)).address;
 }
 
 function trusted(trust: ProxyTrust, address: string, hop: number): boolean {
