@@ -840,6 +840,36 @@ test('problem mode: a head over maxHeaderSize answers 431 as problem details fro
   }
 });
 
+/** The status and body of what a server answers to `head`, sent as it is on a connection of its own. */
+function rawAnswer(base: string, head: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    socket.setEncoding('latin1');
+    const answered = () => ({ status: Number(received.slice(9, 12)), body: received.slice(received.indexOf('\r\n\r\n') + 4) });
+    socket.on('data', (chunk: string) => (received += chunk));
+    // A server that refuses a head before reading all of it closes with bytes unread: a reset after its answer.
+    socket.on('error', (error) => (received === '' ? reject(error) : resolve(answered())));
+    socket.on('close', () => resolve(answered()));
+    socket.write(head);
+  });
+}
+
+test("Deno's own head limits come first: past 128 header lines or a 64 KiB head, Deno's empty 400; below them, Kiln's 431", async () => {
+  const deno = served.find((runtime) => runtime.name === 'deno')!;
+  const head = (fields: string) => `GET /books/1 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${fields}\r\n`;
+  const lines = (count: number) => Array.from({ length: count }, (_, i) => `x-f${i}: v\r\n`).join('');
+  // With Host and Connection: 128 lines reach Kiln (whose maxHeadersCount, 1000, they are far from), 129 do not.
+  assert.is((await rawAnswer(deno.bases.strict, head(lines(126)))).status, 200);
+  assert.equal(await rawAnswer(deno.bases.strict, head(lines(127))), { status: 400, body: '' });
+  // 20 KiB is past Kiln's maxHeaderSize (8 KiB here) and within Deno's 64 KiB: Kiln's 431; 70 KiB, Deno's 400.
+  const kilns = await rawAnswer(deno.bases.strict, head(`x-big: ${'x'.repeat(20 * 1024)}\r\n`));
+  assert.is(kilns.status, 431);
+  assert.ok(kilns.body.includes('Request line and headers are larger than the server accepts'), kilns.body);
+  assert.equal(await rawAnswer(deno.bases.strict, head(`x-big: ${'x'.repeat(70 * 1024)}\r\n`)), { status: 400, body: '' });
+});
+
 test('a multipart part reaches the handler with its declared type unchanged (text/plain gains no charset), in the order sent, on Node, Bun and Deno', async () => {
   const listening = served.filter((candidate) => candidate.name !== 'workerd');
   const declared = ['text/plain', 'application/json', 'text/csv', 'image/png', 'application/octet-stream', 'text/html'];
