@@ -25,9 +25,11 @@ function decodeComponent(text: string, what: string): string {
  * array in order of appearance. `+` is a space; malformed percent-encoding is a 400.
  * Used for query strings and urlencoded bodies.
  */
+// hot path: a query without `%` or `+` (most) is scanned for them once, not key by key and value by value
 export function parseQueryString(search: string, what = 'query string'): QueryValues {
   const values: QueryValues = Object.create(null);
   if (search.length === 0) return values;
+  const plain = !needsDecoding(search);
   let start = 0;
   while (start <= search.length) {
     let end = search.indexOf('&', start);
@@ -35,8 +37,10 @@ export function parseQueryString(search: string, what = 'query string'): QueryVa
     if (end > start) {
       const equals = search.indexOf('=', start);
       const hasValue = equals !== -1 && equals < end;
-      const key = decodeComponent(search.slice(start, hasValue ? equals : end), what);
-      const value = hasValue ? decodeComponent(search.slice(equals + 1, end), what) : '';
+      const rawKey = search.slice(start, hasValue ? equals : end);
+      const rawValue = hasValue ? search.slice(equals + 1, end) : '';
+      const key = plain ? rawKey : decodeComponent(rawKey, what);
+      const value = plain ? rawValue : decodeComponent(rawValue, what);
       const existing = values[key];
       if (existing === undefined) values[key] = value;
       else if (typeof existing === 'string') values[key] = [existing, value];

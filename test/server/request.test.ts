@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import fc from 'fast-check';
 import { Controller, Get, Post, compiledBinder, type KilnRequest } from '@kiln/core';
 import { overBothTransports, start, request } from '../support/server.js';
 
@@ -122,6 +123,44 @@ RequestSuite('exposes url, method, params, query, cookies, path, hostname, proto
     },
     { identical: false },
   ),
+);
+
+RequestSuite(
+  'req.query: for every list of pairs, sent plain or percent-encoded (spaces as + or %20), each key has its values in order',
+  async () => {
+    // one seed for both transports, so that both send the same requests
+    const seed = Date.now() % 2_147_483_647;
+    const text = fc.oneof(fc.stringMatching(/^[a-z0-9._~-]{0,5}$/), fc.string({ maxLength: 5, unit: 'grapheme' }));
+    const pairs = fc.array(
+      fc.tuple(
+        text.filter((key) => key !== ''),
+        text,
+        fc.boolean(),
+      ),
+      { minLength: 1, maxLength: 5 },
+    );
+    const encode = (part: string, plus: boolean) => (plus ? encodeURIComponent(part).replaceAll('%20', '+') : encodeURIComponent(part));
+    await overBothTransports(
+      config,
+      async (send) => {
+        await fc.assert(
+          fc.asyncProperty(pairs, async (list) => {
+            const expected: Record<string, string | string[]> = {};
+            for (const [key, value] of list) {
+              const existing = expected[key];
+              expected[key] = existing === undefined ? value : typeof existing === 'string' ? [existing, value] : [...existing, value];
+            }
+            const search = list.map(([key, value, plus]) => `${encode(key, plus)}=${encode(value, plus)}`).join('&');
+            const reply = await send(`/req/1/info?${search}`);
+            assert.is(reply.status, 200, search);
+            assert.equal(reply.json().query, expected, search);
+          }),
+          { seed, numRuns: 40 },
+        );
+      },
+      { identical: false },
+    );
+  },
 );
 
 RequestSuite('headers can be iterated like a native Headers', () =>
