@@ -15,6 +15,7 @@ const server = http.createServer(
     maxHeaderSize: 16 * 1024,
     requireHostHeader: false,
     connectionsCheckingInterval: 1_000,
+    optimizeEmptyRequests: true,
   },
   createRawListener(),
 );

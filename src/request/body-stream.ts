@@ -25,3 +25,8 @@ export function limitedStream(stream: ReadableStream<Uint8Array>, limit: number)
 export function refusedStream(limit: number): ReadableStream<Uint8Array> {
   return new ReadableStream({ start: (controller) => controller.error(bodyTooLarge(limit)) });
 }
+
+/** The stream of a request that has no body: it ends before its first read. */
+export function emptyStream(): ReadableStream<Uint8Array> {
+  return new ReadableStream({ start: (controller) => controller.close() });
+}

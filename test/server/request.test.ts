@@ -1,7 +1,7 @@
+import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import fc from 'fast-check';
-import { Controller, Get, Post, compiledBinder, type KilnRequest } from '@kiln/core';
+import { Controller, Delete, Get, Post, compiledBinder, type KilnRequest } from '@kiln/core';
 import { overBothTransports, start, request } from '../support/server.js';
 
 function describeRequest(req: KilnRequest) {
@@ -50,6 +50,25 @@ class RequestController {
     const names: string[] = [];
     req.headers.forEach((_value, name) => names.push(name));
     return { hasCustom: names.includes('x-custom'), viaEntries: [...req.headers].some(([name]) => name === 'x-custom') };
+  }
+
+  @Get('/query')
+  @compiledBinder((req: KilnRequest) => [req])
+  query(req: KilnRequest) {
+    return { ...req.query };
+  }
+
+  // A DELETE without a body (no Content-Length, no Transfer-Encoding): its body reads as empty.
+  @Delete('/empty-text')
+  @compiledBinder(async (req: KilnRequest) => [await req.text()])
+  emptyText(text: string) {
+    return { text };
+  }
+
+  @Delete('/empty-stream')
+  @compiledBinder((req: KilnRequest) => [req])
+  async emptyStream(req: KilnRequest) {
+    return { bytes: (await new Response(req.body).arrayBuffer()).byteLength };
   }
 
   @Post('/body')
@@ -123,6 +142,63 @@ RequestSuite('exposes url, method, params, query, cookies, path, hostname, proto
     },
     { identical: false },
   ),
+);
+
+/** What a query string means: pairs split at `&`, key and value at the first `=`, `+` a space, then percent-decoded; a repeated key collects its values in order. */
+function queryModel(search: string): Record<string, string | string[]> | 'malformed' {
+  const model: Record<string, string | string[]> = {};
+  for (const pair of search.split('&')) {
+    if (pair === '') continue;
+    const at = pair.indexOf('=');
+    let key: string;
+    let value: string;
+    try {
+      key = decodeURIComponent((at === -1 ? pair : pair.slice(0, at)).replaceAll('+', ' '));
+      value = at === -1 ? '' : decodeURIComponent(pair.slice(at + 1).replaceAll('+', ' '));
+    } catch {
+      return 'malformed';
+    }
+    const existing = model[key];
+    model[key] = existing === undefined ? value : typeof existing === 'string' ? [existing, value] : [...existing, value];
+  }
+  return model;
+}
+
+RequestSuite(
+  'for every query string, req.query is its pairs decoded, repeated keys as arrays; malformed percent-encoding answers 400',
+  async () => {
+    // one seed for both transports, so that both send the same requests
+    const seed = Date.now() % 2_147_483_647;
+    const piece = fc.constantFrom('a', 'b', 'tag', '=', '&', '+', '%20', '%41', '%2B', '%26', '%3D', '%E2%82%AC', '%', '%z', '%E2', '');
+    const search = fc.array(piece, { maxLength: 8 }).map((pieces) => pieces.join(''));
+    await overBothTransports(config, async (send) => {
+      await fc.assert(
+        fc.asyncProperty(search, async (query) => {
+          const reply = await send(`/req/query?${query}`);
+          const expected = queryModel(query);
+          if (expected === 'malformed') {
+            assert.is(reply.status, 400);
+            assert.is(reply.json().message, 'Malformed percent-encoding in query string');
+          } else {
+            assert.is(reply.status, 200);
+            assert.equal(reply.json(), expected);
+          }
+        }),
+        { seed, numRuns: 150 },
+      );
+    });
+  },
+);
+
+RequestSuite('a request without Content-Length or Transfer-Encoding reads an empty body at once, as text and as a stream', () =>
+  overBothTransports(config, async (send) => {
+    const text = await send('/req/empty-text', { method: 'DELETE' });
+    assert.is(text.status, 200);
+    assert.equal(text.json(), { text: '' });
+    const stream = await send('/req/empty-stream', { method: 'DELETE' });
+    assert.is(stream.status, 200);
+    assert.equal(stream.json(), { bytes: 0 });
+  }),
 );
 
 RequestSuite(

@@ -14,6 +14,7 @@
  */
 import type { OnLoadArgs, OnLoadOptions, OnLoadResult, PartialMessage, Plugin, PluginBuild } from 'esbuild';
 import { kilnUnplugin, type KilnPluginOptions } from './kiln-unplugin.mjs';
+import { sharedHelperModule, sharedHelperSource } from './shared-emit-helpers.cjs';
 
 export type { KilnPluginOptions };
 export type { KilnBuildOptions } from './kiln-build-service.cjs';
@@ -67,12 +68,22 @@ function optionalUploadParser(build: PluginBuild): void {
   });
 }
 
+/** TypeScript's decorator helpers, one module each, which the files Kiln compiled for a bundle import (shared-emit-helpers.cts). */
+function sharedEmitHelpers(build: PluginBuild): void {
+  build.onResolve({ filter: sharedHelperModule }, (args) => ({ path: args.path, namespace: 'kiln-ts-helper' }));
+  build.onLoad({ filter: /.*/, namespace: 'kiln-ts-helper' }, (args) => {
+    const contents = sharedHelperSource(args.path);
+    return contents === undefined ? { errors: [{ text: `@kiln/core: no TypeScript helper ${args.path}` }] } : { contents, loader: 'js' };
+  });
+}
+
 const kiln = (options?: KilnPluginOptions): Plugin => {
   const plugin = kilnUnplugin.esbuild(options);
   return {
     ...plugin,
     setup: (build) => {
       optionalUploadParser(build);
+      sharedEmitHelpers(build);
       return plugin.setup(placingLineTexts(build));
     },
   };

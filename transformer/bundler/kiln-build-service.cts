@@ -9,6 +9,7 @@ import { ProjectFiles } from './project-files.cjs';
 import { dependenciesOf } from './type-dependencies.cjs';
 import { projectCompilerOf, requireWithTypeScript, type ProjectCompiler } from './compiler-api.cjs';
 import { TypeScript7Session } from '../checker/typescript-7-session.cjs';
+import { sharingEmitHelpers } from './shared-emit-helpers.cjs';
 
 /** Options of the bundler plugins and `@kiln/core/register`: the tsconfig plugin entry's, plus where the tsconfig is. */
 export interface KilnBuildOptions extends KilnTransformerConfig {
@@ -40,6 +41,15 @@ export interface SourceMap {
   names: string[];
   mappings: string;
   file?: string;
+}
+
+/** How the service's output is used: by a bundler that bundles it, or module by module. */
+export interface KilnBuildTarget {
+  /**
+   * The output is bundled (esbuild with `bundle: true`): files import TypeScript's decorator
+   * helpers from `kiln-ts-helper:N` specifiers (shared-emit-helpers.cts), which the bundler serves.
+   */
+  readonly bundled?: boolean;
 }
 
 /** What a file becomes: JavaScript a bundler or Node can run, or the errors that stop it. */
@@ -100,6 +110,8 @@ export class KilnBuildService {
   readonly #typia: TypiaTransform | undefined;
   /** TypeScript 7's checker, when the analysis asks it (a TypeScript 7 project). */
   readonly #typeScript7: TypeScript7Session | undefined;
+  /** The `after` transformers of every emit: the shared helpers' when bundling (see {@link KilnBuildTarget}). */
+  readonly #after: ts.TransformerFactory<ts.SourceFile>[];
   /** The whole project compiled once, by the first build: one checker for every file. */
   #whole: CompiledState | undefined;
   /** After an edit, each file transformed again is compiled on its own, on the edited project. */
@@ -109,7 +121,7 @@ export class KilnBuildService {
   /** Each file's last result, valid while neither it nor a file it depends on for types changes. */
   readonly #results = new Map<string, { readonly key: string; readonly result: TransformedModule | undefined }>();
 
-  constructor(options: KilnBuildOptions = {}) {
+  constructor(options: KilnBuildOptions = {}, target: KilnBuildTarget = {}) {
     const tsconfig = resolve(options.tsconfig ?? 'tsconfig.json');
     this.#projectDir = dirname(tsconfig);
     // The project's own TypeScript (typia's transformer uses it too); for a TypeScript 7 project, the TypeScript 6 beside it.
@@ -165,6 +177,9 @@ export class KilnBuildService {
     this.#compilerHost = tsi.createCompilerHost(this.#options);
     const checker = checkerOption ?? (compiler.projectMajor >= 7 ? 'typescript-7' : 'typescript-6');
     this.#typeScript7 = checker === 'typescript-7' ? new TypeScript7Session(projectRequire, tsconfig, (f) => files.text(f)) : undefined;
+    // With importHelpers or noEmitHelpers TypeScript writes no helpers into a file: nothing to share.
+    const writesHelpers = parsed.options.importHelpers !== true && parsed.options.noEmitHelpers !== true;
+    this.#after = target.bundled === true && writesHelpers ? [sharingEmitHelpers(tsi)] : [];
   }
 
   /**
@@ -223,7 +238,7 @@ export class KilnBuildService {
       },
       undefined,
       false,
-      { before },
+      { before, after: this.#after },
     );
     const emitted = [...result.diagnostics, ...state.typiaDiagnostics.slice(typiaBefore)];
     relocateValidatorDiagnostics(emitted, compiled.plans, state.source);

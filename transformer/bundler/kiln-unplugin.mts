@@ -14,6 +14,8 @@ function located(message: BuildMessage): string {
 export const kilnPluginFactory: UnpluginFactory<KilnPluginOptions | undefined> = (options, meta) => {
   // Created on first use: a bundler may load the config without building anything.
   let service: KilnBuildService | undefined;
+  // esbuild with `bundle: true` resolves the shared helper modules the service's output imports (esbuild.mts).
+  let bundled = false;
   // Files handed over as JavaScript; esbuild compiles the others by their extension.
   const compiled = new Set<string>();
   return {
@@ -25,7 +27,7 @@ export const kilnPluginFactory: UnpluginFactory<KilnPluginOptions | undefined> =
     },
     transform(code, id) {
       const fileName = id.split('?')[0]!;
-      service ??= new KilnBuildService(options);
+      service ??= new KilnBuildService(options, { bundled });
       const result = service.transform(fileName, code);
       if (result === undefined) return undefined;
       for (const file of result.watchFiles) this.addWatchFile(file);
@@ -63,6 +65,7 @@ export const kilnPluginFactory: UnpluginFactory<KilnPluginOptions | undefined> =
       // Bundling renames colliding classes (`BooksController2`); Kiln's messages and app.routes name them as written.
       config(initialOptions) {
         initialOptions.keepNames ??= true;
+        bundled = initialOptions.bundle === true;
       },
       loader: (_code, id) => (compiled.has(id) ? 'js' : /\.[cm]?tsx$/.test(id) ? 'tsx' : 'ts'),
     },

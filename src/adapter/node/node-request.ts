@@ -2,13 +2,23 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../../http-error.js';
 import { kCloseConnection, kOversizedBody, kProtocolVersion, kWhenAnswered } from '../../symbols.js';
 import { bodyTooLarge } from '../../request/body-limit.js';
-import { refusedStream } from '../../request/body-stream.js';
+import { emptyStream, refusedStream } from '../../request/body-stream.js';
 import { NodeHeaders, protoHeader } from './node-headers.js';
 import { type AnsweredListener, RequestCore, type RequestOptions } from '../../request/kiln-request.js';
 
 /** The reason of `req.signal` when the client leaves first: an `AbortError`, as `fetch` rejects with. */
 export function clientGone(): DOMException {
   return new DOMException('The client closed the connection before the answer was sent', 'AbortError');
+}
+
+/**
+ * A request without `Content-Length` or `Transfer-Encoding` has no body (RFC 9112 6.3). The Node
+ * listener asks Node not to run such a request's readable life cycle (`optimizeEmptyRequests`),
+ * so its `IncomingMessage` emits neither 'data' nor 'end': its empty body is answered here.
+ */
+function hasNoBody(incoming: IncomingMessage): boolean {
+  const headers = incoming.headers;
+  return headers['content-length'] === undefined && headers['transfer-encoding'] === undefined;
 }
 
 function bodyEndedEarly(): HttpError {
@@ -108,6 +118,7 @@ export class NodeRequest extends RequestCore {
   protected openStream(limit = this.options.maxBodySize): ReadableStream<Uint8Array> | null {
     const incoming = this.incoming;
     if (this[kOversizedBody]() !== undefined) return refusedStream(limit);
+    if (hasNoBody(incoming)) return emptyStream();
     let size = 0;
     let settled = false;
     const stopReading = () => {
@@ -165,6 +176,7 @@ export class NodeRequest extends RequestCore {
 
   protected readBytes(limit: number): Promise<Buffer> {
     const incoming = this.incoming;
+    if (hasNoBody(incoming)) return Promise.resolve(Buffer.alloc(0));
     return new Promise<Buffer>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;

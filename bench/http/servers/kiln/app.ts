@@ -10,6 +10,8 @@ export async function createKilnApp({
   logFile = undefined as string | undefined,
   // With `logFile`: requestLogger() writes to a logger that drops every line (its own cost alone).
   dropLines = false,
+  // With `logFile`: pino builds every line and hands it to a destination that drops it.
+  buildOnly = false,
   compressed = false,
   jwtSecret = undefined as string | undefined,
 } = {}): Promise<KilnServer> {
@@ -24,7 +26,7 @@ export async function createKilnApp({
     // CPU per request on route (b) within the slots' spread (bench/results/2026-11-27-cold-start-logger.md).
     // pino is Kiln's optional peer, installed at the root.
     const { default: pino } = await import('pino');
-    logger = dropLines ? droppingLogger() : pino(pino.destination(logFile));
+    logger = dropLines ? droppingLogger() : buildOnly ? pino({}, { write: () => {} }) : pino(pino.destination(logFile));
     middlewares.push(requestLogger());
   }
   if (rateLimited) {
