@@ -232,6 +232,20 @@ Default(
   },
 );
 
+Default('public and nearby peers answered in turn by one process: each request is judged by its own peer', async () => {
+  const config: KilnConfig = { controllers: [WhoAmI], logger: { destination: memoryLog() } };
+  const servers = [await servedFromPeer(config, '203.0.113.50'), await servedFromPeer(config, '127.0.0.1')];
+  try {
+    const headers = { 'x-forwarded-for': '198.51.100.9' };
+    const ips: (string | null)[] = [];
+    for (let round = 0; round < 3; round++)
+      for (const server of servers) ips.push((await request(server.base, '/ip', { headers })).json().ip);
+    assert.equal(ips, ['203.0.113.50', '198.51.100.9', '203.0.113.50', '198.51.100.9', '203.0.113.50', '198.51.100.9']);
+  } finally {
+    for (const server of servers) await server.close();
+  }
+});
+
 Default('the default with no forwarding header logs nothing', async () => {
   for (const peer of ['203.0.113.50', '10.0.0.5']) {
     const { ips, log } = await ipFromPeer(peer, undefined, [{}, {}]);
