@@ -76,3 +76,13 @@ export const scenarios = [
 export function processOf(scenario) {
   return scenario.process ?? 'main';
 }
+
+/**
+ * A mixed scenario kept to some of its rotation's requests (`routes`: '1,6', numbered from 1), to
+ * see which part of the mix carries a difference; any other scenario as it is.
+ */
+export function withRoutes(scenario, routes) {
+  if (routes === undefined || scenario?.mixed === undefined) return scenario;
+  const kept = routes.split(',').map((n) => scenario.mixed[Number(n) - 1]);
+  return { ...scenario, id: `${scenario.id}-${routes}`, title: `${scenario.title}, routes ${routes} only`, mixed: kept };
+}

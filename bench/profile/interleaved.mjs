@@ -11,7 +11,7 @@
 // (numbered from 1) of a mixed scenario's rotation: which part of the mix carries a difference.
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { scenarios } from '../http/scenarios.mjs';
+import { scenarios, withRoutes } from '../http/scenarios.mjs';
 import { startNamedServers } from './named-servers.mjs';
 import { load } from '../http/load-generator.mjs';
 import { runtimeBinary } from '../../test/runtimes/install-runtimes.mjs';
@@ -31,11 +31,10 @@ const runtime =
         cwd: fileURLToPath(new URL('..', import.meta.url)),
       };
 const [scenarioId, cyclesText, ...pairs] = positionals;
-let scenario = scenarios.find((candidate) => candidate.id === scenarioId);
-if (flags.routes !== undefined && scenario?.mixed !== undefined) {
-  const kept = flags.routes.split(',').map((n) => scenario.mixed[Number(n) - 1]);
-  scenario = { ...scenario, id: `${scenario.id}-${flags.routes}`, title: `${scenario.title}, routes ${flags.routes} only`, mixed: kept };
-}
+const scenario = withRoutes(
+  scenarios.find((candidate) => candidate.id === scenarioId),
+  flags.routes,
+);
 if (!scenario || pairs.length === 0) throw new Error('usage: interleaved.mjs <scenario id> <cycles> <name>=<script> ... [--slot S]');
 const cycles = Number(cyclesText);
 const slot = Number(flags.slot);

@@ -6,32 +6,30 @@
 // Deno has no such flag, so its V8 inspector is asked for the profile of the measured load only.
 // The server is pinned to the server core and warmed for 3 s. Prints the functions with the most
 // self time and by origin; the .cpuprofile is kept in bench/results/raw/.
-import { spawn } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { scenarios } from '../http/scenarios.mjs';
+import { scenarios, withRoutes } from '../http/scenarios.mjs';
 import { load } from '../http/load-generator.mjs';
-import { serverCore } from '../http/server-process.mjs';
+import { startServer } from '../http/server-process.mjs';
+import { freePort } from '../free-port.mjs';
 import { runtimeBinary } from '../../test/runtimes/install-runtimes.mjs';
 import { timeByOrigin, topFunctions } from './cpu-profile-summary.mjs';
 
 const { values: flags, positionals } = parseArgs({ allowPositionals: true, options: { routes: { type: 'string' } } });
 const [runtime, script, scenarioId = 'b', seconds = '5'] = positionals;
-let scenario = scenarios.find((candidate) => candidate.id === scenarioId);
+const scenario = withRoutes(
+  scenarios.find((candidate) => candidate.id === scenarioId),
+  flags.routes,
+);
 if (!['bun', 'deno'].includes(runtime) || !script || !scenario)
   throw new Error('usage: runtime-profile.mjs <bun|deno> <server script> <scenario id> [seconds] [--routes 1,6]');
-if (flags.routes !== undefined && scenario.mixed !== undefined) {
-  const kept = flags.routes.split(',').map((n) => scenario.mixed[Number(n) - 1]);
-  scenario = { ...scenario, id: `${scenario.id}-${flags.routes}`, mixed: kept };
-}
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const profileDir = fileURLToPath(new URL(`../results/raw/profile-${runtime}-${Date.now()}/`, import.meta.url));
 await mkdir(profileDir, { recursive: true });
-const port = 21_000 + Math.floor(Math.random() * 20_000);
-const inspectorPort = port + 1;
+const port = await freePort();
 const runtimeArgs =
   runtime === 'bun'
     ? [
@@ -41,19 +39,16 @@ const runtimeArgs =
         '--preload',
         fileURLToPath(new URL('exit-on-signal.mjs', import.meta.url)),
       ]
-    : ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', `--inspect=127.0.0.1:${inspectorPort}`];
-const child = spawn('taskset', ['-c', String(serverCore), runtimeBinary(runtime), ...runtimeArgs, resolve(script), String(port)], {
+    : ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', `--inspect=127.0.0.1:${await freePort()}`];
+const server = await startServer({ name: `${runtime} ${script}`, script: resolve(script) }, port, {
+  command: runtimeBinary(runtime),
+  nodeArgs: runtimeArgs,
   cwd: fileURLToPath(new URL('..', import.meta.url)),
-  stdio: ['ignore', 'inherit', 'pipe'],
 });
-let stderr = '';
-child.stderr.on('data', (chunk) => (stderr += chunk));
-const exited = new Promise((done) => child.once('exit', done));
 
-/** Deno's inspector: one request at a time, answered by id. */
+/** Deno's inspector (its address is on the server's stderr): one request at a time, answered by id. */
 async function inspector() {
-  for (let i = 0; i < 100 && !/ws:\/\/\S+/.test(stderr); i++) await new Promise((done) => setTimeout(done, 50));
-  const socket = new WebSocket(/ws:\/\/\S+/.exec(stderr)[0]);
+  const socket = new WebSocket(/ws:\/\/\S+/.exec(server.stderr())[0]);
   await new Promise((done) => socket.addEventListener('open', done, { once: true }));
   let nextId = 1;
   const waiting = new Map();
@@ -73,14 +68,6 @@ async function inspector() {
 let file;
 try {
   const session = runtime === 'deno' ? await inspector() : undefined;
-  for (let i = 0; i < 200; i++) {
-    const up = await fetch(`http://127.0.0.1:${port}/hello`).then(
-      (response) => response.arrayBuffer().then(() => true),
-      () => false,
-    );
-    if (up) break;
-    await new Promise((done) => setTimeout(done, 100));
-  }
   await load(port, scenario, 3);
   await session?.send('Profiler.enable');
   await session?.send('Profiler.setSamplingInterval', { interval: 100 });
@@ -94,8 +81,7 @@ try {
     await writeFile(file, JSON.stringify(profile));
   }
 } finally {
-  child.kill('SIGTERM');
-  await exited;
+  await server.stop();
 }
 // Bun's profile covers the whole run: only its last seconds are the measured load.
 file ??= `${profileDir}${(await readdir(profileDir)).find((name) => name.endsWith('.cpuprofile'))}`;

@@ -144,9 +144,17 @@ RequestSuite('exposes url, method, params, query, cookies, path, hostname, proto
   ),
 );
 
+type QueryModel = Record<string, string | string[]>;
+
+/** Adds one pair as req.query holds it: a repeated key collects its values in order. */
+function collect(model: QueryModel, key: string, value: string): void {
+  const existing = model[key];
+  model[key] = existing === undefined ? value : typeof existing === 'string' ? [existing, value] : [...existing, value];
+}
+
 /** What a query string means: pairs split at `&`, key and value at the first `=`, `+` a space, then percent-decoded; a repeated key collects its values in order. */
-function queryModel(search: string): Record<string, string | string[]> | 'malformed' {
-  const model: Record<string, string | string[]> = {};
+function queryModel(search: string): QueryModel | 'malformed' {
+  const model: QueryModel = {};
   for (const pair of search.split('&')) {
     if (pair === '') continue;
     const at = pair.indexOf('=');
@@ -158,8 +166,7 @@ function queryModel(search: string): Record<string, string | string[]> | 'malfor
     } catch {
       return 'malformed';
     }
-    const existing = model[key];
-    model[key] = existing === undefined ? value : typeof existing === 'string' ? [existing, value] : [...existing, value];
+    collect(model, key, value);
   }
   return model;
 }
@@ -221,11 +228,8 @@ RequestSuite(
       async (send) => {
         await fc.assert(
           fc.asyncProperty(pairs, async (list) => {
-            const expected: Record<string, string | string[]> = {};
-            for (const [key, value] of list) {
-              const existing = expected[key];
-              expected[key] = existing === undefined ? value : typeof existing === 'string' ? [existing, value] : [...existing, value];
-            }
+            const expected: QueryModel = {};
+            for (const [key, value] of list) collect(expected, key, value);
             const search = list.map(([key, value, plus]) => `${encode(key, plus)}=${encode(value, plus)}`).join('&');
             const reply = await send(`/req/1/info?${search}`);
             assert.is(reply.status, 200, search);
